@@ -1,0 +1,28 @@
+// Build of the three Electron targets: main (Node), preload (sandboxed bridge) and renderer (Svelte).
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        // A sandboxed preload cannot `require` ESM chunks: emit one CommonJS file.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    build: {
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+    plugins: [svelte()],
+  },
+});
