@@ -1,0 +1,12 @@
+// Globals the renderer relies on: Svelte's ambient types and the preload's `window.splitbook`.
+/// <reference types="svelte" />
+import type { Bridge } from '../../shared/contract';
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload; absent in the browser host, where the HTTP bridge is used. */
+    splitbook?: Bridge;
+  }
+}
+
+export {};

@@ -1,0 +1,60 @@
+// Starting syncs and following them: actions for buttons and shortcuts, and the event wiring.
+import type { Problem } from '../../../shared/problem';
+import { api, toProblem } from '../lib/api';
+import { getBridge } from '../lib/bridge';
+import { dataVersion } from '../lib/refresh.svelte';
+import { stores } from '../stores/stores.svelte';
+
+class SyncActions {
+  /** Why the last sync could not start; shown in the status bar with a retry. */
+  startProblem = $state.raw<{ storeId: string | null; problem: Problem } | null>(null);
+
+  async syncStore(storeId: string) {
+    this.startProblem = null;
+    stores.markSyncing(storeId);
+    try {
+      await api.sync.start({ storeId });
+    } catch (error) {
+      this.startProblem = { storeId, problem: toProblem(error) };
+      await stores.refresh();
+    }
+  }
+
+  async syncAll() {
+    this.startProblem = null;
+    for (const store of stores.list) stores.markSyncing(store.id);
+    try {
+      await api.sync.startAll({});
+    } catch (error) {
+      this.startProblem = { storeId: null, problem: toProblem(error) };
+    }
+    await stores.refresh();
+  }
+
+  retry() {
+    const failed = this.startProblem;
+    if (!failed) return;
+    if (failed.storeId === null) void this.syncAll();
+    else void this.syncStore(failed.storeId);
+  }
+}
+
+export const sync = new SyncActions();
+
+/** Subscribes to the host's events; returns the unsubscribe. */
+export function followSyncEvents(): () => void {
+  const bridge = getBridge();
+  const offs = [
+    bridge.on('sync.progress', (progress) => stores.applyProgress(progress)),
+    bridge.on('sync.finished', (report) => {
+      stores.applyReport(report);
+      void stores.refresh();
+      dataVersion.bump();
+    }),
+    bridge.on('stores.changed', () => {
+      void stores.refresh();
+      dataVersion.bump();
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,158 @@
+// The test list: filters, sort, and rows loaded page by page (keyset cursor) as the user scrolls.
+import type { Facets, TestFilter, TestListInput, TestRow, TestSortKey } from '../../../shared/contract';
+import type { Problem } from '../../../shared/problem';
+import { api, toProblem } from '../lib/api';
+
+const PAGE_SIZE = 500;
+
+export type Sort = TestListInput['sort'];
+
+/** The filters the user sets; the store scope comes from navigation. */
+export type Filters = Omit<TestFilter, 'storeId'>;
+
+export const EMPTY_FILTERS: Filters = {
+  statuses: [],
+  stage: null,
+  goal: null,
+  device: null,
+  tag: null,
+  campaignId: null,
+  search: '',
+  includeRemoved: false,
+};
+
+/** Text columns sort A→Z first; dates and numbers newest or largest first. */
+export function defaultDirection(key: TestSortKey): 'asc' | 'desc' {
+  return key === 'title' || key === 'status' || key === 'goal' ? 'asc' : 'desc';
+}
+
+export function hasFilters(filters: Filters): boolean {
+  return (
+    filters.statuses.length > 0 ||
+    filters.stage !== null ||
+    filters.goal !== null ||
+    filters.device !== null ||
+    filters.tag !== null ||
+    filters.campaignId !== null ||
+    filters.search.trim() !== ''
+  );
+}
+
+class TestList {
+  filters = $state<Filters>({ ...EMPTY_FILTERS });
+  sort = $state<Sort>({ key: 'updatedAt', dir: 'desc' });
+  scope = $state<string | null>(null);
+
+  rows = $state.raw<TestRow[]>([]);
+  total = $state(0);
+  /** True until the first page of the current query has arrived. */
+  loading = $state(true);
+  problem = $state.raw<Problem | null>(null);
+  facets = $state.raw<Facets | null>(null);
+
+  #cursor: string | null = null;
+  #generation = 0;
+  #paging: Promise<void> | null = null;
+
+  get complete(): boolean {
+    return !this.loading && this.#cursor === null;
+  }
+
+  #query(): Omit<TestListInput, 'cursor' | 'limit'> {
+    const f = $state.snapshot(this.filters);
+    return { ...f, search: f.search.trim(), storeId: this.scope, sort: $state.snapshot(this.sort) };
+  }
+
+  /** A new query: start again from the first page. */
+  async reload() {
+    const generation = ++this.#generation;
+    this.loading = true;
+    this.problem = null;
+    this.#paging = null;
+    void this.#loadFacets(generation);
+    try {
+      const page = await api.tests.list({ ...this.#query(), cursor: null, limit: PAGE_SIZE });
+      if (generation !== this.#generation) return;
+      this.rows = page.rows;
+      this.total = page.total;
+      this.#cursor = page.nextCursor;
+    } catch (error) {
+      if (generation !== this.#generation) return;
+      this.rows = [];
+      this.total = 0;
+      this.#cursor = null;
+      this.problem = toProblem(error);
+    } finally {
+      if (generation === this.#generation) this.loading = false;
+    }
+  }
+
+  /**
+   * The same query again after the data changed (a sync): the old rows stay on screen until as many
+   * new ones are loaded, so the scroll position and selection survive.
+   */
+  async refresh() {
+    const generation = ++this.#generation;
+    this.#paging = null;
+    void this.#loadFacets(generation);
+    const wanted = Math.max(this.rows.length, PAGE_SIZE);
+    const query = this.#query();
+    const rows: TestRow[] = [];
+    let cursor: string | null = null;
+    let total = 0;
+    try {
+      do {
+        const page = await api.tests.list({ ...query, cursor, limit: Math.min(2000, wanted - rows.length) });
+        if (generation !== this.#generation) return;
+        rows.push(...page.rows);
+        cursor = page.nextCursor;
+        total = page.total;
+      } while (cursor !== null && rows.length < wanted);
+      this.rows = rows;
+      this.total = total;
+      this.#cursor = cursor;
+      this.problem = null;
+    } catch (error) {
+      // Keep showing what we had; the banner says the refresh failed.
+      if (generation === this.#generation) this.problem = toProblem(error);
+    } finally {
+      if (generation === this.#generation) this.loading = false;
+    }
+  }
+
+  /** Loads further pages until row `index` is loaded or the list ends. */
+  async ensure(index: number) {
+    while (index >= this.rows.length && this.#cursor !== null && !this.loading && !this.problem) {
+      this.#paging ??= this.#nextPage();
+      const current = this.#paging;
+      await current;
+      if (this.#paging === current) this.#paging = null;
+    }
+  }
+
+  async #nextPage() {
+    const generation = this.#generation;
+    try {
+      const page = await api.tests.list({ ...this.#query(), cursor: this.#cursor, limit: PAGE_SIZE });
+      if (generation !== this.#generation) return;
+      this.rows = [...this.rows, ...page.rows];
+      this.total = page.total;
+      this.#cursor = page.nextCursor;
+    } catch (error) {
+      if (generation === this.#generation) this.problem = toProblem(error);
+    }
+  }
+
+  async #loadFacets(generation: number) {
+    // Status counts ignore the status filter itself, so every chip keeps its count while selected.
+    const { sort: _sort, ...filter } = this.#query();
+    try {
+      const facets = await api.tests.facets({ ...filter, statuses: [] });
+      if (generation === this.#generation) this.facets = facets;
+    } catch {
+      // The list shows the problem; chips without counts still work.
+    }
+  }
+}
+
+export const testList = new TestList();

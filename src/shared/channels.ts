@@ -1,0 +1,23 @@
+// The bridge's names without their schemas: method and event names as plain lists, so the sandboxed
+// preload can build `window.splitbook` without pulling zod in. The contract is checked against these.
+
+/** Every contract method, by namespace. */
+export const METHOD_NAMES = {
+  app: ['info', 'openExternal'],
+  stores: ['list', 'add', 'openDemo', 'rename', 'setKey', 'remove'],
+  sync: ['start', 'startAll', 'cancel', 'issues'],
+  tests: ['list', 'facets', 'get', 'results'],
+  campaigns: ['list'],
+  audiences: ['list'],
+} as const;
+
+/** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
+export const MENU_COMMANDS = ['sync', 'syncAll', 'addStore', 'find'] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+/** Every event the renderer may subscribe to: the core's events and the Electron menu's. */
+export const EVENT_NAMES = ['sync.progress', 'sync.finished', 'stores.changed', 'menu.command'] as const;
+export type ChannelEventName = (typeof EVENT_NAMES)[number];
+
+/** The one IPC channel that carries events from main to the renderer: (name, payload). */
+export const EVENT_CHANNEL = 'splitbook:event';
