@@ -1,0 +1,16 @@
+// The API client's public face: the client, its limiter, its error, and the types callers need.
+export { createApiClient } from './client';
+export type {
+  ApiClient,
+  ApiClientOptions,
+  CallOptions,
+  RecordList,
+  TestListPage,
+  WalkOptions,
+} from './client';
+export { ApiError, API_ERROR_KINDS } from './errors';
+export type { ApiErrorKind } from './errors';
+export { createRequestLimiter } from './limiter';
+export type { LimiterStats, Permit, RequestLimiter, RequestLimiterOptions } from './limiter';
+export type { RejectedRecord } from './records';
+export type { RequestEvent } from './transport';
