@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Campaign, CustomAudience, Test, TestResults } from './api';
 import { Problem, type Envelope } from './problem';
+import { MENU_COMMANDS, type EVENT_NAMES, type METHOD_NAMES } from './channels';
 
 // ---------- shared pieces ----------
 
@@ -268,6 +269,8 @@ export const events = {
   'sync.progress': SyncProgress,
   'sync.finished': SyncReport,
   'stores.changed': z.object({}),
+  /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
+  'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;
 export type Events = typeof events;
 export type EventName = keyof Events;
@@ -290,3 +293,13 @@ export type Services = {
     [M in MethodName<N>]: (input: ParsedInputOf<N, M>) => Promise<OutputOf<N, M>>;
   };
 };
+
+// ---------- the zod-free name lists (channels.ts) must say exactly what the contract says ----------
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type ContractMethods = { [N in Namespace]: MethodName<N> };
+type ListedMethods = { [N in keyof typeof METHOD_NAMES]: (typeof METHOD_NAMES)[N][number] };
+const methodsMatch: Same<ContractMethods, ListedMethods> = true;
+const eventsMatch: Same<EventName, (typeof EVENT_NAMES)[number]> = true;
+void methodsMatch;
+void eventsMatch;

@@ -1,0 +1,70 @@
+// Test support: a real core on a temporary data folder, with the real OS keychain when the suite runs
+// inside scripts/with-keyring.mjs (a private GNOME Keyring) and a memory store otherwise.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SyncReport } from '../../src/shared/contract';
+import { createCore, type CoreDeps } from '../../src/main/core';
+import type { Core } from '../../src/main/core-types';
+import { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from '../../src/main/secrets';
+
+export const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';
+
+export function testSecrets(): SecretStore {
+  return realKeyring ? createKeychainSecretStore({ service: 'Splitbook-test' }) : createMemorySecretStore();
+}
+
+export function tempDir(prefix = 'splitbook-test-'): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = {}): Promise<Core> {
+  return createCore({ dataDir, secrets: testSecrets(), host: 'cli', version: '0.0.0-test', ...overrides });
+}
+
+/** Resolves with the report of the next sync of `storeId` to finish. */
+export function nextSyncReport(core: Core, storeId: string): Promise<SyncReport> {
+  return new Promise((resolve) => {
+    const stop = core.subscribe((event, payload) => {
+      if (event !== 'sync.finished') return;
+      const report = SyncReport.parse(payload);
+      if (report.storeId !== storeId) return;
+      stop();
+      resolve(report);
+    });
+  });
+}
+
+/** Starts a sync of the store and waits for its report. */
+export async function syncStore(core: Core, storeId: string): Promise<SyncReport> {
+  const report = nextSyncReport(core, storeId);
+  const { started } = await core.services.sync.start({ storeId });
+  if (!started) throw new Error(`a sync of ${storeId} was already running`);
+  return report;
+}
+
+/** Every row of the test list for a store, walking the keyset pages. */
+export async function allTestRows(core: Core, storeId: string | null, includeRemoved = false) {
+  const rows = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const page = await core.services.tests.list({
+      storeId,
+      statuses: [],
+      stage: null,
+      goal: null,
+      device: null,
+      tag: null,
+      campaignId: null,
+      search: '',
+      includeRemoved,
+      sort: { key: 'title', dir: 'asc' },
+      cursor,
+      limit: 1000,
+    });
+    rows.push(...page.rows);
+    if (!page.nextCursor) return rows;
+    cursor = page.nextCursor;
+  }
+}
