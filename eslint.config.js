@@ -50,10 +50,24 @@ export default tseslint.config(
   },
   {
     files: ['src/preload/**'],
-    rules: forbid(
-      ['**/main/**', '**/renderer/**', '**/simulator/**', '**/shared/api/**', '**/shared/domain/**', ...nodeBuiltins],
-      'The preload imports only the contract.',
-    ),
+    rules: {
+      ...forbid(
+        ['**/main/**', '**/renderer/**', '**/simulator/**', '**/shared/api/**', '**/shared/domain/**', ...nodeBuiltins],
+        'The preload imports only src/shared/channels and types from the contract.',
+      ),
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '../shared/contract',
+              allowTypeImports: true,
+              message: 'Types only: the sandboxed preload cannot load zod.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/simulator/**'],

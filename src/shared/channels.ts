@@ -16,7 +16,12 @@ export const MENU_COMMANDS = ['sync', 'syncAll', 'addStore', 'find'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 /** Every event the renderer may subscribe to: the core's events and the Electron menu's. */
-export const EVENT_NAMES = ['sync.progress', 'sync.finished', 'stores.changed', 'menu.command'] as const;
+export const EVENT_NAMES = [
+  'sync.progress',
+  'sync.finished',
+  'stores.changed',
+  'menu.command',
+] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];
 
 /** The one IPC channel that carries events from main to the renderer: (name, payload). */

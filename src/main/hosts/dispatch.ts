@@ -5,7 +5,11 @@ import { lookupMethod } from '../../shared/contract';
 import { PROBLEM_TYPES, ProblemError, type Envelope, type Problem } from '../../shared/problem';
 
 /** Calls one contract method by its channel name (`namespace.method`). Never throws. */
-export async function dispatch(core: Core, channel: string, rawInput: unknown): Promise<Envelope<unknown>> {
+export async function dispatch(
+  core: Core,
+  channel: string,
+  rawInput: unknown,
+): Promise<Envelope<unknown>> {
   const method = lookupMethod(channel);
   const service = method ? findService(core, channel) : null;
   if (!method || !service) {
@@ -39,7 +43,10 @@ export async function dispatch(core: Core, channel: string, rawInput: unknown): 
 export function summarizeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .slice(0, 10)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)'}: ${issue.message}`)
+    .map(
+      (issue) =>
+        `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)'}: ${issue.message}`,
+    )
     .join('; ');
 }
 
@@ -56,14 +63,19 @@ function failure(problem: Problem): Envelope<never> {
   return { ok: false, problem };
 }
 
-type AnyService = (input: unknown) => Promise<unknown>;
+type Service = (input: unknown) => Promise<unknown>;
 
-/** The core's function for a channel that lookupMethod already accepted. */
-function findService(core: Core, channel: string): AnyService | null {
+/**
+ * The core's function for a channel that lookupMethod already accepted. The contract's Services
+ * type guarantees its signature; TypeScript cannot follow a channel name known only at run time.
+ */
+function findService(core: Core, channel: string): Service | null {
   const [ns, m] = channel.split('.');
-  const methods: Record<string, unknown> = ns && Object.hasOwn(core.services, ns) ? core.services[ns as keyof Core['services']] : {};
+  const methods: Record<string, unknown> =
+    ns && Object.hasOwn(core.services, ns) ? core.services[ns as keyof Core['services']] : {};
   const service = m && Object.hasOwn(methods, m) ? methods[m] : undefined;
-  return typeof service === 'function' ? (input) => Promise.resolve(service.call(methods, input)) : null;
+  if (typeof service !== 'function') return null;
+  return async (input) => (service as Service).call(methods, input);
 }
 
 function clip(text: string, max: number): string {

@@ -1,0 +1,204 @@
+// What each CLI command does, through core.services only: list, add, sync and export stores' tests.
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import {
+  AddStoreInput,
+  SyncProgress,
+  SyncReport,
+  TestListInput,
+  type StoreSummary,
+  type TestRow,
+} from '../../../shared/contract';
+import type { Core } from '../../core-types';
+import { csvRow, type CsvValue } from '../csv';
+
+const PROGRESS_INTERVAL_MS = 1000;
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export async function listStores(core: Core, io: Io): Promise<number> {
+  const stores = await core.services.stores.list({});
+  if (stores.length === 0) {
+    io.out('No stores yet. Add one with: add-store --name NAME --base-url URL');
+    return 0;
+  }
+  const rows = stores.map((s) => [
+    s.id,
+    s.name,
+    s.kind,
+    syncState(s),
+    s.sync.lastSyncedAt ?? 'never',
+    String(s.counts.tests),
+  ]);
+  for (const line of table(['ID', 'NAME', 'KIND', 'SYNC', 'LAST SYNCED', 'TESTS'], rows))
+    io.out(line);
+  return 0;
+}
+
+export async function addStore(
+  core: Core,
+  io: Io,
+  input: { name: string; baseUrl: string; apiKey: string },
+): Promise<number> {
+  // The same schema as the window's "Add store": the CLI accepts exactly what the app accepts.
+  const store = await core.services.stores.add(AddStoreInput.parse(input));
+  io.out(`Added store "${store.name}" with id ${store.id} (key kept in: ${store.keyStorage}).`);
+  return 0;
+}
+
+export async function addDemo(core: Core, io: Io): Promise<number> {
+  const store = await core.services.stores.openDemo({});
+  io.out(`Demo store ready with id ${store.id}.`);
+  return 0;
+}
+
+/** Syncs one store or all of them, printing progress; non-zero when any store did not sync. */
+export async function sync(core: Core, io: Io, storeId: string | null): Promise<number> {
+  const names = new Map((await core.services.stores.list({})).map((s) => [s.id, s.name]));
+  const name = (id: string) => names.get(id) ?? id;
+  const reports = new Map<string, SyncReport>();
+  let settle: () => void = () => undefined;
+  const allDone = new Promise<void>((resolve) => (settle = resolve));
+  let waitingFor: ReadonlySet<string> | null = null;
+  // One line per phase start and end, and at most one a second in between: readable in a cron log.
+  const lastPrinted = new Map<string, { phase: string; at: number }>();
+  const shouldPrint = (p: SyncProgress) => {
+    const last = lastPrinted.get(p.storeId);
+    const now = Date.now();
+    const print =
+      !last ||
+      last.phase !== p.phase ||
+      p.done === p.total ||
+      now - last.at >= PROGRESS_INTERVAL_MS;
+    if (print) lastPrinted.set(p.storeId, { phase: p.phase, at: now });
+    return print;
+  };
+
+  // Subscribed before starting, so no event of a fast sync is missed.
+  const unsubscribe = core.subscribe((event, payload) => {
+    // The listener is generic over the event name, so the payload is read back through its schema.
+    const progress = event === 'sync.progress' ? SyncProgress.safeParse(payload) : null;
+    if (progress?.success && shouldPrint(progress.data)) {
+      const p = progress.data;
+      io.out(`${name(p.storeId)}: ${p.phase} ${p.done}${p.total === null ? '' : `/${p.total}`}`);
+    }
+    const finished = event === 'sync.finished' ? SyncReport.safeParse(payload) : null;
+    if (finished?.success) {
+      const report = finished.data;
+      reports.set(report.storeId, report);
+      if (waitingFor && [...waitingFor].every((id) => reports.has(id))) settle();
+    }
+  });
+  try {
+    const started = storeId
+      ? (await core.services.sync.start({ storeId })).started
+        ? [storeId]
+        : []
+      : (await core.services.sync.startAll({})).started;
+    if (started.length === 0) {
+      io.err(storeId ? `${name(storeId)} is already syncing.` : 'There are no stores to sync.');
+      return storeId ? 1 : 0;
+    }
+    waitingFor = new Set(started);
+    if (started.every((id) => reports.has(id))) settle();
+    await allDone;
+  } finally {
+    unsubscribe();
+  }
+
+  let failed = 0;
+  for (const report of reports.values()) {
+    const summary = `${report.testsSeen} tests, ${report.resultsFetched} results, ${report.testsRemoved} removed, ${report.setAside} set aside, ${report.requests} requests`;
+    if (report.outcome === 'ok' || report.outcome === 'partial') {
+      io.out(`${name(report.storeId)}: ${report.outcome} (${summary})`);
+    } else {
+      failed += 1;
+      const why = report.problem
+        ? `${report.problem.title}: ${report.problem.detail}`
+        : 'no details';
+      io.err(`${name(report.storeId)}: ${report.outcome}. ${why}`);
+    }
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+const TEST_COLUMNS: readonly [string, (row: TestRow) => CsvValue][] = [
+  ['store_id', (r) => r.storeId],
+  ['store', (r) => r.storeName],
+  ['test_id', (r) => r.id],
+  ['title', (r) => r.title],
+  ['status', (r) => r.status],
+  ['stage', (r) => r.stage],
+  ['goal', (r) => r.goal],
+  ['device', (r) => r.device],
+  ['start_at', (r) => r.startAt],
+  ['end_at', (r) => r.endAt],
+  ['updated_at', (r) => r.updatedAt],
+  ['campaign', (r) => r.campaignName],
+  ['tags', (r) => r.tags.join('; ')],
+  ['probability_to_win', (r) => r.probabilityToWin],
+  ['lift', (r) => r.lift],
+  ['visitors', (r) => r.visitors],
+];
+
+/**
+ * Streams the cached tests of a store (or of all stores) into a CSV file, page by page. The file is
+ * written beside its final name and renamed at the end, so a failed export never leaves half a file.
+ */
+export async function exportTests(
+  core: Core,
+  io: Io,
+  storeId: string | null,
+  outFile: string,
+): Promise<number> {
+  const partial = `${outFile}.partial`;
+  const out = createWriteStream(partial);
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  let count = 0;
+  try {
+    await once(out, 'open');
+    await write(csvRow(TEST_COLUMNS.map(([header]) => header)));
+    let cursor: string | null = null;
+    do {
+      const page = await core.services.tests.list(
+        TestListInput.parse({ storeId, cursor, limit: 500 }),
+      );
+      for (const row of page.rows) await write(csvRow(TEST_COLUMNS.map(([, value]) => value(row))));
+      count += page.rows.length;
+      cursor = page.nextCursor;
+    } while (cursor);
+    out.end();
+    await once(out, 'finish');
+    await rename(partial, outFile);
+  } catch (error) {
+    out.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+  io.out(`Exported ${count} tests to ${outFile}.`);
+  return 0;
+}
+
+function syncState(store: StoreSummary): string {
+  const p = store.sync.progress;
+  return p
+    ? `${store.sync.state} (${p.phase} ${p.done}${p.total === null ? '' : `/${p.total}`})`
+    : store.sync.state;
+}
+
+/** Left-aligned columns separated by two spaces. */
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)];
+}

@@ -1,0 +1,51 @@
+// A tiny in-test Core built from the contract: every method echoes its parsed input unless a test gives it a behaviour.
+// It pins the hosts' translation layer (what reaches the core, what comes back) without a database.
+import {
+  contract,
+  type EventName,
+  type EventPayload,
+  type Services,
+} from '../../../src/shared/contract';
+import type { Core, CoreEventListener } from '../../../src/main/core-types';
+
+type Behaviour = (input: unknown) => Promise<unknown>;
+
+export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
+  const calls: { channel: string; input: unknown }[] = [];
+  const listeners = new Set<CoreEventListener>();
+  const table: Record<string, Record<string, Behaviour>> = {};
+  for (const [namespace, methods] of Object.entries(contract)) {
+    table[namespace] = {};
+    for (const name of Object.keys(methods)) {
+      const channel = `${namespace}.${name}`;
+      table[namespace][name] = async (input) => {
+        calls.push({ channel, input });
+        const behaviour = behaviours[channel];
+        return behaviour ? behaviour(input) : { echo: channel, input };
+      };
+    }
+  }
+  let closed = false;
+  const core: Core = {
+    // The echoing table has the Services shape but not its output types; the hosts never look inside outputs.
+    services: table as unknown as Services,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async close() {
+      closed = true;
+    },
+  };
+  return {
+    core,
+    calls,
+    emit<E extends EventName>(event: E, payload: EventPayload<E>) {
+      for (const listener of listeners) listener(event, payload);
+    },
+    listenerCount: () => listeners.size,
+    isClosed: () => closed,
+  };
+}
