@@ -10,6 +10,7 @@ import { createKeyRing } from './stores/keys';
 import { createStoreServices } from './stores/store-services';
 import { createQueryServices } from './queries';
 import { createSyncEngine } from './sync/engine';
+import { createStoreLocks } from './sync/store-lock';
 import { createDemoStore, type DemoStore } from './demo';
 
 export interface CoreDeps {
@@ -73,6 +74,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
 
   const engine = createSyncEngine({
     db,
+    lock: createStoreLocks(deps.dataDir),
     clientFor,
     clock,
     onProgress: (progress) => emit('sync.progress', progress),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { SyncProgress, SyncReport } from '../../shared/contract';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { PROBLEM_TYPES } from '../../shared/problem';
 import {
   clearSyncState,
   countSeenInRun,
@@ -22,6 +23,7 @@ import {
 } from '../db';
 import { classifyFailure, isRunFatal } from './outcome';
 import { createProgressReporter, type ProgressReporter } from './progress';
+import type { StoreLocks } from './store-lock';
 
 export interface SyncEngineDeps {
   db: Db;
@@ -33,6 +35,8 @@ export interface SyncEngineDeps {
   perPage?: number;
   /** Result requests in flight at once per store; the store's limiter still has the last word. */
   resultsConcurrency?: number;
+  /** Takes a store's cross-process lock, or null when another process is syncing it. */
+  lock?: StoreLocks;
 }
 
 export interface SyncEngine {
@@ -70,6 +74,22 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const signal = run.controller.signal;
     let outcome: SyncReport['outcome'] = 'ok';
     let problem: SyncReport['problem'] = null;
+    const lock = deps.lock ? deps.lock(storeId) : { release() {} };
+    if (!lock) {
+      return {
+        storeId,
+        outcome: 'error',
+        startedAt,
+        finishedAt: iso(),
+        problem: {
+          type: PROBLEM_TYPES.conflict,
+          status: 409,
+          title: 'Already syncing in another window',
+          detail: 'Another Splitbook process (the app or the command line) is syncing this store. Try again when it is done.',
+        },
+        ...counters,
+      };
+    }
     try {
       const client = await deps.clientFor(storeId);
       await syncTests(storeId, client, signal, run.progress, counters);
@@ -80,6 +100,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (counters.setAside > 0) outcome = 'partial';
     } catch (error) {
       ({ outcome, problem } = classifyFailure(error));
+    } finally {
+      lock.release();
     }
     const finishedAt = iso();
     try {
@@ -111,6 +133,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     let page = resume?.nextPage ?? 1;
     let totalCount: number | null = null;
     let countChanged = false;
+    let pageLimit = Number.POSITIVE_INFINITY;
     saveSyncState(deps.db, storeId, { runId, phase: 'tests', nextPage: page, startedAt });
 
     for (;;) {
@@ -119,6 +142,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const { pagination } = result;
       if (totalCount !== null && pagination.totalCount !== totalCount) countChanged = true;
       totalCount = pagination.totalCount;
+      // A server whose page count keeps growing must not keep us paging forever.
+      if (pageLimit === Number.POSITIVE_INFINITY) pageLimit = page + 2 * Math.max(0, pagination.totalPages - page) + 5;
       const syncedAt = iso();
       const nextPage = page + 1;
       deps.db.transaction(() => {
@@ -134,6 +159,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       counters.setAside += result.rejected.length;
       progress.report('tests', Math.min((page - 1) * perPage + result.items.length + result.rejected.length, totalCount), totalCount);
       if (page >= pagination.totalPages || result.items.length + result.rejected.length === 0) break;
+      if (page >= pageLimit) {
+        countChanged = true;
+        break;
+      }
       page = nextPage;
     }
 
