@@ -28,7 +28,10 @@ export type StoreRow = {
   position: number;
 };
 
-export type NewStore = Pick<StoreRow, 'id' | 'name' | 'baseUrl' | 'kind' | 'keyStorage' | 'createdAt'> & {
+export type NewStore = Pick<
+  StoreRow,
+  'id' | 'name' | 'baseUrl' | 'kind' | 'keyStorage' | 'createdAt'
+> & {
   position?: number;
 };
 
@@ -64,6 +67,9 @@ export type SetAsideResource = (typeof SET_ASIDE_RESOURCES)[number];
 export type TestItem = { test: Test; raw: unknown };
 export type CampaignItem = { campaign: Campaign; raw: unknown };
 export type AudienceItem = { audience: CustomAudience; raw: unknown };
+
+/** How old a live test's cached results may be and still be used: `now` minus their fetchedAt. */
+export type ResultsFreshness = { now: string; liveMaxAgeMs: number };
 
 /** A launched test whose results must be (re)fetched, with what upsertResults wants to record. */
 export type TestNeedingResults = { id: string; updatedAt: string; status: string };

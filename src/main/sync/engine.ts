@@ -25,6 +25,13 @@ import { classifyFailure, isRunFatal } from './outcome';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import type { StoreLocks } from './store-lock';
 
+/**
+ * Results of a live test fetched this recently are not asked for again: the API counts visitors by
+ * the day, so a re-sync minutes later would fetch the same numbers. Edited, newly ended and never
+ * fetched tests are fetched whatever their age.
+ */
+export const LIVE_RESULTS_MAX_AGE_MS = 15 * 60 * 1000;
+
 export interface SyncEngineDeps {
   db: Db;
   /** The API client of a store, with that store's own limiter. Throws a ProblemError when no key is at hand. */
@@ -134,7 +141,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     let totalCount: number | null = null;
     let countChanged = false;
     let pageLimit = Number.POSITIVE_INFINITY;
-    saveSyncState(deps.db, storeId, { runId, phase: 'tests', nextPage: page, startedAt });
+    saveSyncState(deps.db, storeId, { runId, phase: 'tests', nextPage: page, startedAt, updatedAt: iso() });
 
     for (;;) {
       counters.requests += 1;
@@ -149,11 +156,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       deps.db.transaction(() => {
         upsertTests(deps.db, storeId, result.items.map((test) => ({ test, raw: test })), runId, syncedAt);
         for (const rejected of result.rejected) {
-          setAside(deps.db, storeId, 'test', rejected.id, rejected.error, rejected.raw, syncedAt);
+          setAside(deps.db, storeId, 'test', rejected.id, rejected.error, rejected.raw, syncedAt, runId);
         }
         // A record set aside still exists on the server: it must not be marked removed.
         markSeenInRun(deps.db, storeId, result.rejected.flatMap((r) => (r.id ? [r.id] : [])), runId);
-        saveSyncState(deps.db, storeId, { runId, phase: 'tests', nextPage, startedAt });
+        saveSyncState(deps.db, storeId, { runId, phase: 'tests', nextPage, startedAt, updatedAt: syncedAt });
       })();
       counters.testsSeen += result.items.length;
       counters.setAside += result.rejected.length;
@@ -173,7 +180,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       counters.testsRemoved = markMissingRemoved(deps.db, storeId, runId);
     }
     markResourceSynced(deps.db, storeId, 'tests', iso());
-    saveSyncState(deps.db, storeId, { runId, phase: 'results', nextPage: 1, startedAt });
+    saveSyncState(deps.db, storeId, { runId, phase: 'results', nextPage: null, startedAt, updatedAt: iso() });
   }
 
   /** Results of launched tests that can have changed since they were fetched. */
@@ -184,7 +191,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     progress: ProgressReporter,
     counters: RunCounters,
   ): Promise<void> {
-    const due = testsNeedingResults(deps.db, storeId);
+    const due = testsNeedingResults(deps.db, storeId, { now: iso(), liveMaxAgeMs: LIVE_RESULTS_MAX_AGE_MS });
     let done = 0;
     progress.report('results', 0, due.length);
     let next = 0;

@@ -1,0 +1,144 @@
+// Which tests a sync asks results for: only launched tests whose results can have changed since they were cached.
+import { describe, expect, it } from 'vitest';
+import {
+  markMissingRemoved,
+  testsNeedingResults,
+  upsertResults,
+  upsertTests,
+} from '../../src/main/db/ingest';
+import type { Test } from '../../src/shared/api';
+import type { Db } from '../../src/main/db/types';
+import { addStore, item, makeResults, makeTest, openTempDb } from './fixtures';
+
+const NOW = '2026-03-01T10:00:00Z';
+
+function cacheTest(db: Db, n: number, status: string, updatedAt = '2026-02-01T00:00:00Z'): Test {
+  const test = makeTest({ n, status, updatedAt });
+  upsertTests(db, 's1', [item(test)], 'run-1', NOW);
+  return test;
+}
+
+/** Results fetched while the test had this status and updatedAt. */
+function cacheResults(
+  db: Db,
+  test: Test,
+  fetchedFor: { status: string; updatedAt: string } = test,
+): void {
+  const results = makeResults(test.id);
+  upsertResults(db, 's1', test.id, results, results, NOW, fetchedFor.updatedAt, fetchedFor.status);
+}
+
+function needing(db: Db): string[] {
+  return testsNeedingResults(db, 's1').map((test) => test.id);
+}
+
+describe('testsNeedingResults', () => {
+  it('skips tests that were never launched', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    cacheTest(db, 1, 'draft');
+    cacheTest(db, 2, 'scheduled');
+    cacheTest(db, 3, 'incompatible');
+    expect(needing(db)).toEqual([]);
+  });
+
+  it('asks for launched tests without cached results, with the test as it is now', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const completed = cacheTest(db, 1, 'completed');
+    const archived = cacheTest(db, 2, 'archived'); // an unknown status counts as launched
+    expect(testsNeedingResults(db, 's1')).toEqual(
+      expect.arrayContaining([
+        { id: completed.id, updatedAt: completed.updatedAt, status: 'completed' },
+        { id: archived.id, updatedAt: archived.updatedAt, status: 'archived' },
+      ]),
+    );
+  });
+
+  it('asks again for live tests, whose figures move between syncs', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const live = ['active', 'paused', 'suspended'].map((status, i) => cacheTest(db, i + 1, status));
+    for (const test of live) cacheResults(db, test);
+    expect(needing(db).sort()).toEqual(live.map((test) => test.id).sort());
+  });
+
+  it('with a freshness window, keeps live results fetched within it, and only those', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const test = cacheTest(db, 1, 'active');
+    cacheResults(db, test); // fetched at NOW
+    const at = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
+    const window = 5 * 60_000;
+    expect(testsNeedingResults(db, 's1', { now: at(4), liveMaxAgeMs: window })).toEqual([]);
+    expect(
+      testsNeedingResults(db, 's1', { now: at(6), liveMaxAgeMs: window }).map((t) => t.id),
+    ).toEqual([test.id]);
+    expect(
+      testsNeedingResults(db, 's1', { now: at(-1), liveMaxAgeMs: window }).map((t) => t.id),
+    ).toEqual([test.id]); // clock went back
+    // An edit still counts inside the window.
+    cacheTest(db, 1, 'active', '2026-02-09T00:00:00Z');
+    expect(
+      testsNeedingResults(db, 's1', { now: at(1), liveMaxAgeMs: window }).map((t) => t.id),
+    ).toEqual([test.id]);
+  });
+
+  it('skips an ended test whose results were fetched after it ended and which has not changed since', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const test = cacheTest(db, 1, 'completed');
+    cacheResults(db, test);
+    expect(needing(db)).toEqual([]);
+  });
+
+  it('asks again for a test edited since its results were fetched', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const test = cacheTest(db, 1, 'completed', '2026-02-01T00:00:00Z');
+    cacheResults(db, test);
+    cacheTest(db, 1, 'completed', '2026-02-05T00:00:00Z');
+    expect(needing(db)).toEqual([test.id]);
+  });
+
+  it('asks again for a test that ended after its results were fetched', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const test = cacheTest(db, 1, 'cancelled');
+    cacheResults(db, test, { status: 'active', updatedAt: test.updatedAt });
+    expect(needing(db)).toEqual([test.id]);
+  });
+
+  it('skips removed tests', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    cacheTest(db, 1, 'completed');
+    upsertTests(db, 's1', [], 'run-2', NOW);
+    markMissingRemoved(db, 's1', 'run-2');
+    expect(needing(db)).toEqual([]);
+  });
+
+  it('on a re-sync where nothing changed, asks only for the live tests', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const statuses = [
+      'draft',
+      'active',
+      'completed',
+      'cancelled',
+      'paused',
+      'scheduled',
+      'completed',
+    ];
+    const tests = statuses.map((status, i) => cacheTest(db, i + 1, status));
+    for (const test of tests)
+      if (test.status !== 'draft' && test.status !== 'scheduled') cacheResults(db, test);
+    upsertTests(db, 's1', tests.map(item), 'run-2', NOW);
+    expect(needing(db).sort()).toEqual(
+      tests
+        .filter((t) => t.status === 'active' || t.status === 'paused')
+        .map((t) => t.id)
+        .sort(),
+    );
+  });
+});

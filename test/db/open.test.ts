@@ -1,0 +1,169 @@
+// Opening the cache: connection settings, migrations from every earlier version, and refusing files it must not touch.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../src/main/db/migrations';
+import { openDatabase } from '../../src/main/db/open';
+import { listTests } from '../../src/main/db/queries';
+import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
+import { TestListInput } from '../../src/shared/contract';
+import type { Db } from '../../src/main/db/types';
+import { tempDir } from './fixtures';
+
+const LATEST = MIGRATIONS.length;
+
+function schemaOf(db: Db): string[] {
+  return db
+    .prepare<[], { sql: string }>(
+      `SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name`,
+    )
+    .all()
+    .map((row) => row.sql);
+}
+
+/** Runs `fn` expecting a ProblemError, and returns it. */
+function problemFrom(fn: () => unknown): ProblemError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ProblemError) return error;
+    throw error;
+  }
+  throw new Error('expected a ProblemError');
+}
+
+describe('openDatabase', () => {
+  it('creates a new cache with WAL, foreign keys and the newest schema', () => {
+    const file = join(tempDir(), 'nested', 'folder', 'cache.db');
+    const db = openDatabase(file);
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+      expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+      expect(schemaVersion(db)).toBe(LATEST);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reopens an up-to-date cache without changing it', () => {
+    const file = join(tempDir(), 'cache.db');
+    const first = openDatabase(file);
+    const schema = schemaOf(first);
+    first.close();
+    const again = openDatabase(file);
+    expect(schemaOf(again)).toEqual(schema);
+    expect(schemaVersion(again)).toBe(LATEST);
+    again.close();
+  });
+
+  it('migrates a cache from every earlier version to the same schema as a fresh one', () => {
+    const dir = tempDir();
+    const fresh = openDatabase(join(dir, 'fresh.db'));
+    const expected = schemaOf(fresh);
+    fresh.close();
+
+    for (let version = 0; version < LATEST; version += 1) {
+      const file = join(dir, `from-v${version}.db`);
+      const old = new Database(file);
+      migrate(old, MIGRATIONS.slice(0, version));
+      expect(schemaVersion(old)).toBe(version);
+      old.close();
+
+      const db = openDatabase(file);
+      expect(schemaVersion(db), `from v${version}`).toBe(LATEST);
+      expect(schemaOf(db), `from v${version}`).toEqual(expected);
+      db.close();
+    }
+  });
+
+  it('makes tests cached under v1 searchable after the upgrade', () => {
+    const file = join(tempDir(), 'cache.db');
+    const v1 = new Database(file);
+    migrate(v1, MIGRATIONS.slice(0, 1));
+    v1.exec(`
+      INSERT INTO stores (id, name, base_url, kind, key_storage, created_at)
+        VALUES ('s1', 'Shop', 'https://shop.example.com', 'api', 'keychain', '2026-01-01T00:00:00Z');
+      INSERT INTO tests (store_id, id, title, status, stage, goal, device, visitor_option, created_at, updated_at, synced_at)
+        VALUES ('s1', 't1', 'Free shipping bar', 'active', 'idea', 'conversion', 'all', 'all',
+                '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z');`);
+    v1.close();
+
+    const db = openDatabase(file);
+    const page = listTests(db, TestListInput.parse({ search: 'ship' }));
+    expect(page.rows.map((row) => row.id)).toEqual(['t1']);
+    db.close();
+  });
+
+  it('applies pending migrations in one transaction: a failing step leaves the file as it was', () => {
+    const file = join(tempDir(), 'cache.db');
+    const db = new Database(file);
+    migrate(db, MIGRATIONS.slice(0, 1));
+    const broken: Migration[] = [
+      ...MIGRATIONS,
+      {
+        version: LATEST + 1,
+        up: (d) => {
+          d.exec('CREATE TABLE half_done (x)');
+          throw new Error('step failed');
+        },
+      },
+    ];
+    expect(() => migrate(db, broken)).toThrow('step failed');
+    expect(schemaVersion(db)).toBe(1);
+    const tables = db
+      .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+      .all();
+    expect(tables.map((t) => t.name)).not.toContain('half_done');
+    expect(tables.map((t) => t.name)).not.toContain('set_aside'); // v2 rolled back with the failing v3
+    db.close();
+  });
+
+  it('refuses migrations that are not numbered 1, 2, 3… in order', () => {
+    const db = new Database(join(tempDir(), 'cache.db'));
+    const [first, second] = MIGRATIONS;
+    if (!first || !second) throw new Error('expected at least two migrations');
+    expect(() => migrate(db, [second, first])).toThrow(/in order/);
+    db.close();
+  });
+
+  it('refuses a cache written by a newer Splitbook, saying what to do, and leaves it untouched', () => {
+    const file = join(tempDir(), 'cache.db');
+    const newer = new Database(file);
+    newer.pragma(`user_version = ${LATEST + 7}`);
+    newer.close();
+
+    const error = problemFrom(() => openDatabase(file));
+    expect(error.problem.type).toBe(PROBLEM_TYPES.internal);
+    expect(error.problem.status).toBe(409);
+    expect(error.problem.detail).toBe(
+      `This cache was written by a newer version of Splitbook (schema ${LATEST + 7}, this version knows up to ${LATEST}). ` +
+        `Update Splitbook, or move ${file} aside to start a fresh cache.`,
+    );
+    const after = new Database(file);
+    expect(schemaVersion(after)).toBe(LATEST + 7);
+    after.close();
+  });
+
+  it('refuses a file that is not a database, and does not overwrite it', () => {
+    const file = join(tempDir(), 'cache.db');
+    const text = 'These are my notes, not a database. '.repeat(40);
+    writeFileSync(file, text);
+
+    const error = problemFrom(() => openDatabase(file));
+    expect(error.problem.type).toBe(PROBLEM_TYPES.internal);
+    expect(error.problem.detail).toContain(`${file} is not a Splitbook cache`);
+    expect(error.problem.detail).toContain('Move it aside');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('runs on an SQLite with FTS5 (the search index needs it)', () => {
+    const db = new Database(':memory:');
+    expect(db.prepare(`SELECT sqlite_compileoption_used('ENABLE_FTS5') AS on_`).pluck().get()).toBe(
+      1,
+    );
+    db.close();
+  });
+});
