@@ -1,6 +1,8 @@
 // Sync benchmarks: a rate-limited full sync of 2,000 tests, a re-sync where nothing changed, and ingest speed.
 import { join } from 'node:path';
-import { createSimulator, serveSimulator } from '../src/simulator';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { createSimulator } from '../src/simulator';
 import { createCore } from '../src/main/core';
 import type { Core } from '../src/main/core-types';
 import { createMemorySecretStore } from '../src/main/secrets';
@@ -9,7 +11,7 @@ import { SyncReport } from '../src/shared/contract';
 import { fmt, printFigures, withTempDir } from './support';
 
 const TESTS = 2000;
-const RATE = Number(process.env.BENCH_RATE ?? 100);
+const RATE = Number(process.env.BENCH_RATE ?? 50);
 
 function syncOnce(core: Core, storeId: string): Promise<SyncReport> {
   return new Promise((resolve, reject) => {
@@ -24,41 +26,71 @@ function syncOnce(core: Core, storeId: string): Promise<SyncReport> {
   });
 }
 
+/** The mock API in a process of its own, so its CPU does not compete with the sync's event loop. */
+async function startMockApi(rate: number, tests: number) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/simulator/serve.ts', '--port', '0', '--seed', '5', '--rate', String(rate), '--tests', String(tests)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const counts = { ok: 0, throttled: 0, other: 0, listing: 0 };
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve) => lines.once('line', resolve));
+  const { baseUrl, stores } = JSON.parse(first) as { baseUrl: string; stores: { apiKey: string; readOnly: boolean }[] };
+  lines.on('line', (line) => {
+    const [, path = '', status = ''] = line.split(' ');
+    if (status === '200') counts.ok += 1;
+    else if (status === '429') counts.throttled += 1;
+    else counts.other += 1;
+    if (/\/tests(\?|$)/.test(path)) counts.listing += 1;
+  });
+  const apiKey = stores.find((s) => !s.readOnly)?.apiKey ?? '';
+  return {
+    baseUrl,
+    apiKey,
+    counts,
+    reset: () => Object.assign(counts, { ok: 0, throttled: 0, other: 0, listing: 0 }),
+    stop: () => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))),
+  };
+}
+
 export async function benchSync(): Promise<void> {
   await withTempDir(async (dir) => {
-    const sim = createSimulator({ seed: 5, stores: [{ name: 'Bench store', tests: TESTS }] });
-    const served = await serveSimulator(sim, { port: 0 });
+    const api = await startMockApi(RATE, TESTS);
     const core = await createCore({ dataDir: dir, secrets: createMemorySecretStore(), host: 'cli', version: 'bench' });
     try {
-      const apiKey = sim.stores[0]?.apiKey ?? '';
-      const store = await core.services.stores.add({ name: 'Bench store', baseUrl: served.url, apiKey, sessionOnly: true });
-      sim.setRate({ capacity: RATE, refillPerSecond: RATE });
-      sim.resetStats();
+      const store = await core.services.stores.add({ name: 'Bench store', baseUrl: api.baseUrl, apiKey: api.apiKey, sessionOnly: true });
+      // Start with a full bucket, as a store that was idle would.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      api.reset();
       const started = performance.now();
       const full = await syncOnce(core, store.id);
       const seconds = (performance.now() - started) / 1000;
-      const stats = sim.stats();
-      const accepted = stats.requests - stats.rateLimited;
-      printFigures(`Full sync of ${TESTS} tests under a limit of ${RATE} requests/s (real HTTP on loopback)`, [
+      const answered = api.counts.ok + api.counts.other;
+      // The bucket holds RATE tokens at the start: take them out of the rate the limit allows.
+      const allowed = RATE * seconds + RATE;
+      printFigures(`Full sync of ${TESTS} tests under a limit of ${RATE} requests/s (mock API in its own process, real HTTP)`, [
         { name: 'outcome', value: full.outcome },
         { name: 'wall time', value: `${fmt(seconds)} s` },
-        { name: 'requests answered (not 429)', value: String(accepted) },
-        { name: '429 answers', value: String(stats.rateLimited) },
+        { name: 'requests answered (not 429)', value: String(answered) },
+        { name: '429 answers', value: String(api.counts.throttled) },
         { name: 'results fetched', value: String(full.resultsFetched) },
-        { name: 'achieved rate / limit', value: fmt(accepted / seconds / RATE, 2), goal: '>= 0.9' },
+        { name: 'achieved rate / limit', value: fmt(answered / seconds / RATE, 2), goal: '>= 0.9' },
+        { name: 'answered / allowed by the bucket', value: fmt(answered / allowed, 2) },
       ]);
 
-      sim.resetStats();
+      api.reset();
       const again = await syncOnce(core, store.id);
-      const listing = Object.values(sim.stats().byRoute['GET /tests'] ?? {}).reduce((a, b) => a + b, 0);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let the last log lines arrive
+      const total = api.counts.ok + api.counts.throttled + api.counts.other;
       printFigures('Re-sync where nothing changed', [
         { name: 'outcome', value: again.outcome },
-        { name: 'listing requests', value: String(listing) },
-        { name: 'requests beyond the listing', value: String(sim.stats().requests - listing), goal: 'near zero' },
+        { name: 'listing requests', value: String(api.counts.listing) },
+        { name: 'requests beyond the listing', value: String(total - api.counts.listing), goal: 'near zero' },
       ]);
     } finally {
       await core.close();
-      await served.close();
+      await api.stop();
     }
   });
 }

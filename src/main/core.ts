@@ -139,6 +139,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     tests: queries.tests,
     campaigns: queries.campaigns,
     audiences: queries.audiences,
+    tags: queries.tags,
   };
 
   return {

@@ -7,12 +7,13 @@ import {
   listAudiences,
   listCampaigns,
   listSetAside,
+  listTags,
   listTests,
   testFacets,
   type Db,
 } from './db';
 
-export function createQueryServices(db: Db): Pick<Services, 'tests' | 'campaigns' | 'audiences'> & {
+export function createQueryServices(db: Db): Pick<Services, 'tests' | 'campaigns' | 'audiences' | 'tags'> & {
   issues: Services['sync']['issues'];
 } {
   return {
@@ -28,6 +29,7 @@ export function createQueryServices(db: Db): Pick<Services, 'tests' | 'campaigns
     },
     campaigns: { list: async ({ storeId }) => listCampaigns(db, storeId) },
     audiences: { list: async ({ storeId }) => listAudiences(db, storeId) },
+    tags: { list: async ({ storeId }) => listTags(db, storeId) },
     issues: async ({ storeId }) => listSetAside(db, storeId),
   };
 }

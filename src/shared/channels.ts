@@ -9,6 +9,7 @@ export const METHOD_NAMES = {
   tests: ['list', 'facets', 'get', 'results'],
   campaigns: ['list'],
   audiences: ['list'],
+  tags: ['list'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */

@@ -171,6 +171,9 @@ export const AudienceRow = z.object({
 });
 export type AudienceRow = z.infer<typeof AudienceRow>;
 
+export const TagRow = z.object({ storeId: StoreId, id: z.string(), name: z.string(), testCount: z.int() });
+export type TagRow = z.infer<typeof TagRow>;
+
 export const SetAsideRecord = z.object({
   storeId: StoreId,
   resource: z.string(),
@@ -239,6 +242,9 @@ export const contract = {
   },
   audiences: {
     list: method(ScopeInput, z.array(AudienceRow)),
+  },
+  tags: {
+    list: method(ScopeInput, z.array(TagRow)),
   },
 } as const;
 

@@ -62,6 +62,10 @@ describe('a full sync', () => {
     const audiences = await core.services.audiences.list({ storeId: store.id });
     expect(audiences.map((a) => a.audience.id).sort()).toEqual(truth.customAudiences.map((a) => a.id).sort());
 
+    const tags = await core.services.tags.list({ storeId: store.id });
+    const usedTags = new Set(truth.tests.flatMap((t) => t.tags.map((tag) => tag.id)));
+    expect(tags.map((t) => t.id).sort()).toEqual([...usedTags].sort());
+
     const [summary] = await core.services.stores.list({});
     expect(summary?.sync.state).toBe('idle');
     expect(summary?.sync.lastSyncedAt).toBe(report.finishedAt);
