@@ -1,6 +1,7 @@
 // The wire details the simulator does not exercise, against a scripted loopback server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClientOptions, type RequestEvent } from '../../src/main/api';
+import { MAX_UNREACHABLE_ATTEMPTS } from '../../src/main/api/transport';
 import { failure } from './support/failure';
 import { listing, testRecord } from './support/fixtures';
 import {
@@ -176,6 +177,22 @@ describe('retry rules', () => {
       title: "Cannot reach the store's API",
       detail: `No complete answer from 127.0.0.1:${port}: the connection was refused.`,
     });
+  });
+
+  it('gives up on a host that refuses connections after MAX_UNREACHABLE_ATTEMPTS, not after every attempt', async () => {
+    const port = await freePort();
+    const attempts: RequestEvent[] = [];
+    const error = await failure(
+      createApiClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: KEY,
+        maxAttempts: 6,
+        maxBackoffMs: 5,
+        onRequest: (event) => attempts.push(event),
+      }).listTests(),
+    );
+    expect(error.toProblem().type).toBe('splitbook:offline');
+    expect(attempts).toHaveLength(MAX_UNREACHABLE_ATTEMPTS);
   });
 
   it('retries a GET that timed out, and succeeds when the server answers in time', async () => {

@@ -51,6 +51,9 @@ export interface TransportConfig {
 export type Transport = (request: ApiRequest, signal?: AbortSignal) => Promise<ApiReply>;
 
 /** Failures that happen before a connection exists: the request surely never reached the server. */
+/** Attempts at a host that could not be connected to before the request fails as offline. */
+export const MAX_UNREACHABLE_ATTEMPTS = 3;
+
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -81,7 +84,7 @@ const NETWORK_REASONS: Record<string, string> = {
 /** What one attempt came to: an answer to return, a failure worth another attempt, or the end. */
 type AttemptOutcome =
   | { type: 'done'; reply: ApiReply }
-  | { type: 'retry'; error: ApiError; waitMs: number }
+  | { type: 'retry'; error: ApiError; waitMs: number; unreachable?: boolean }
   | { type: 'fail'; error: ApiError };
 
 /** What came back on the wire, before any rule is applied. */
@@ -222,7 +225,7 @@ export function createTransport(config: TransportConfig): Transport {
         `No complete answer from ${config.host}: ${result.reason}.`,
         safe,
       );
-      return safe ? { type: 'retry', error, waitMs: backoff() } : { type: 'fail', error };
+      return safe ? { type: 'retry', error, waitMs: backoff(), unreachable: notSent } : { type: 'fail', error };
     }
 
     const { status, headers, text } = result;
@@ -337,11 +340,14 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   return async function send(request, signal) {
+    let unreachable = 0;
     for (let attempt = 1; ; attempt += 1) {
       if (signal?.aborted) throw aborted(request);
       const outcome = await attemptOnce(request, attempt, signal);
       if (outcome.type === 'done') return outcome.reply;
       if (outcome.type === 'fail' || attempt >= config.maxAttempts) throw outcome.error;
+      // A host that refuses or cannot be found is offline for now: say so within a second, not after every retry.
+      if (outcome.unreachable && ++unreachable >= MAX_UNREACHABLE_ATTEMPTS) throw outcome.error;
       if (outcome.waitMs > 0) {
         try {
           await config.sleep(outcome.waitMs, signal);
