@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName, EventPayload, Services } from '../shared/contract';
+import { problem } from '../shared/problem';
 import { createApiClient, createRequestLimiter, type ApiClient, type RequestLimiter } from './api';
 import type { Core, CoreEventListener } from './core-types';
 import { openDatabase } from './db';
@@ -106,7 +107,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       },
       async openExternal({ url }) {
         if (!deps.openExternal) {
-          throw stores.unsupported('Opening links is not available here', 'Copy the link instead.');
+          throw problem('validation', 501, 'Opening links is not available here', 'Copy the link instead.');
         }
         await deps.openExternal(url);
         return null;

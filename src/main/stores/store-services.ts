@@ -119,7 +119,6 @@ export function createStoreServices(deps: StoreServiceDeps) {
     services,
     row,
     rows: () => listStoreRows(db),
-    unsupported: (title: string, detail: string) => problem('validation', 501, title, detail),
   };
 }
 
