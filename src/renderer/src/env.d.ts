@@ -1,5 +1,6 @@
-// Globals the renderer relies on: Svelte's ambient types and the preload's `window.splitbook`.
+// Globals the renderer relies on: Svelte's and Vite's ambient types (.svelte, .css) and the preload's `window.splitbook`.
 /// <reference types="svelte" />
+/// <reference types="vite/client" />
 import type { Bridge } from '../../shared/contract';
 
 declare global {

@@ -1,5 +1,11 @@
 // The bridge as components use it: each method resolves to its data or throws a ProblemError.
-import { contract, type InputOf, type MethodName, type Namespace, type OutputOf } from '../../../shared/contract';
+import {
+  contract,
+  type InputOf,
+  type MethodName,
+  type Namespace,
+  type OutputOf,
+} from '../../../shared/contract';
 import { PROBLEM_TYPES, ProblemError, type Envelope, type Problem } from '../../../shared/problem';
 import { getBridge } from './bridge';
 

@@ -1,5 +1,11 @@
 // The renderer's one way out: the Electron preload's bridge, or the browser host's HTTP + SSE bridge.
-import { contract, events, type Bridge, type EventName, type EventPayload } from '../../../shared/contract';
+import {
+  contract,
+  events,
+  type Bridge,
+  type EventName,
+  type EventPayload,
+} from '../../../shared/contract';
 import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../../shared/http-bridge';
 import { Problem, type Envelope } from '../../../shared/problem';
 
@@ -35,7 +41,10 @@ function takeToken(): string {
 }
 
 function unreachable(detail: string): Envelope<never> {
-  return { ok: false, problem: { type: HOST_UNREACHABLE, title: 'Splitbook host unreachable', status: 503, detail } };
+  return {
+    ok: false,
+    problem: { type: HOST_UNREACHABLE, title: 'Splitbook host unreachable', status: 503, detail },
+  };
 }
 
 /** Reads a host answer as an Envelope; anything else means the host is not the one we talk to. */
@@ -61,22 +70,32 @@ function createHttpBridge(token: string): Bridge {
         body: JSON.stringify(input ?? {}),
       });
     } catch (error) {
-      return unreachable(`The call ${channel} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return unreachable(
+        `The call ${channel} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     let body: unknown;
     try {
       body = await response.json();
     } catch {
-      return unreachable(`The host answered ${channel} with HTTP ${response.status} and no readable body.`);
+      return unreachable(
+        `The host answered ${channel} with HTTP ${response.status} and no readable body.`,
+      );
     }
-    return toEnvelope(body) ?? unreachable(`The host answered ${channel} with HTTP ${response.status} in an unknown shape.`);
+    return (
+      toEnvelope(body) ??
+      unreachable(`The host answered ${channel} with HTTP ${response.status} in an unknown shape.`)
+    );
   }
 
   // One function per contract method, built from the contract's keys so a new method needs no code here.
   const methods: Record<string, Record<string, Call>> = {};
   for (const [ns, table] of Object.entries(contract)) {
     methods[ns] = Object.fromEntries(
-      Object.keys(table).map((name): [string, Call] => [name, (input) => call(`${ns}.${name}`, input)]),
+      Object.keys(table).map((name): [string, Call] => [
+        name,
+        (input) => call(`${ns}.${name}`, input),
+      ]),
     );
   }
   const listeners = createEventHub(token);
@@ -126,7 +145,10 @@ function createEventHub(token: string) {
     });
   }
 
-  function on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+  function on<E extends EventName>(
+    event: E,
+    listener: (payload: EventPayload<E>) => void,
+  ): () => void {
     const set = listeners.get(event) ?? new Set<Listener>();
     listeners.set(event, set);
     // The host validates what it emits; the payload is the contract's type for this event name.

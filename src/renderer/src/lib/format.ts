@@ -5,11 +5,27 @@ const MINUS = '\u2212';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const utcDateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-const shortUtcDateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dayMonthFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const utcDayMonthFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+const shortUtcDateFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const intFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
-const compactFormat = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const compactFormat = new Intl.NumberFormat(undefined, {
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
 
 /** A calendar date ("2024-05-01") is a day, not an instant: format it in UTC so it never shifts. */
 function parse(value: string): { date: Date; dateOnly: boolean } | null {
@@ -25,6 +41,15 @@ export function formatDate(value: string): string {
   return (parsed.dateOnly ? utcDateFormat : dateFormat).format(parsed.date);
 }
 
+/** A compact date for dense columns: "Nov 17" this year, "Nov 17, 2025" otherwise. */
+export function formatShortDate(value: string): string {
+  const parsed = parse(value);
+  if (!parsed) return value;
+  const year = parsed.dateOnly ? parsed.date.getUTCFullYear() : parsed.date.getFullYear();
+  if (year !== new Date().getFullYear()) return formatDate(value);
+  return (parsed.dateOnly ? utcDayMonthFormat : dayMonthFormat).format(parsed.date);
+}
+
 /** A date with its time when it has one: "12 Mar 2025, 14:05". */
 export function formatDateTime(value: string): string {
   const parsed = parse(value);
@@ -35,6 +60,14 @@ export function formatDateTime(value: string): string {
 /** A short axis label for a day key of a daily series ("Mar 12"); other keys are shown as sent. */
 export function formatDayKey(key: string): string {
   return DATE_ONLY.test(key) ? shortUtcDateFormat.format(new Date(`${key}T00:00:00Z`)) : key;
+}
+
+/** A moment in a dense column: its time when it is today, its short date otherwise. */
+export function formatMoment(value: string): string {
+  const parsed = parse(value);
+  if (!parsed || parsed.dateOnly) return parsed ? formatShortDate(value) : value;
+  const today = new Date().toDateString() === parsed.date.toDateString();
+  return today ? timeFormat.format(parsed.date) : formatShortDate(value);
 }
 
 export function formatTime(value: string): string {
@@ -64,21 +97,31 @@ export function formatCompact(value: number): string {
 
 /** A plain number with a fixed number of decimals. */
 export function formatNumber(value: number, digits = 2): string {
-  return value.toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return value.toLocaleString(undefined, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
 }
 
-/** A fraction as a percentage: 0.0342 -> "3.42%". */
-export function formatPercent(fraction: number, digits = 1): string {
-  return `${formatNumber(fraction * 100, digits)}%`;
+/** A value already in percent (as the API sends rates and lifts): 3.42 -> "3.42%". */
+export function formatPercent(percent: number, digits = 1): string {
+  return `${formatNumber(percent, digits)}%`;
 }
 
-/** A signed fraction as a percentage with a real minus sign: "+6.2%", "−1.4%", "0.0%". */
-export function formatSignedPercent(fraction: number, digits = 1): string {
-  const rounded = Number((fraction * 100).toFixed(digits));
+/** A signed percentage with a real minus sign: "+6.2%", "−1.4%", "0.0%". */
+export function formatSignedPercent(percent: number, digits = 1): string {
+  const rounded = Number(percent.toFixed(digits));
   const text = formatNumber(Math.abs(rounded), digits);
   if (rounded > 0) return `+${text}%`;
   if (rounded < 0) return `${MINUS}${text}%`;
   return `${text}%`;
+}
+
+/** A probability (0..1) as a whole percentage, never claiming certainty: "94%", ">99%", "<1%". */
+export function formatProbability(probability: number): string {
+  if (probability > 0.995) return '>99%';
+  if (probability < 0.005) return '<1%';
+  return `${Math.round(probability * 100)}%`;
 }
 
 /** "1 test", "3 tests". */

@@ -12,14 +12,36 @@ export type View = (typeof VIEWS)[number]['id'];
 
 export type TestKey = z.infer<typeof TestRef>;
 
+const STORAGE_KEY = 'splitbook.navigation';
+
+/** The view and scope of the last session, so a reload opens where the user was. */
+function remembered(): { view: View; scope: string | null } {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
+    if (typeof saved === 'object' && saved !== null && 'view' in saved && 'scope' in saved) {
+      const view = VIEWS.find((v) => v.id === saved.view)?.id ?? 'tests';
+      return { view, scope: typeof saved.scope === 'string' ? saved.scope : null };
+    }
+  } catch {
+    // Unreadable: start from the defaults.
+  }
+  return { view: 'tests', scope: null };
+}
+
 class Navigation {
-  view = $state<View>('tests');
-  scope = $state<string | null>(null);
+  view = $state<View>(remembered().view);
+  scope = $state<string | null>(remembered().scope);
   test = $state.raw<TestKey | null>(null);
   /** Selected row of the campaigns, audiences and sync-issues lists, by a key each list defines. */
-  rowKey = $state<Record<Exclude<View, 'tests'>, string | null>>({ campaigns: null, audiences: null, issues: null });
-  /** Set to ask the test list to focus its search box. */
-  searchFocusRequest = $state(0);
+  rowKey = $state<Record<Exclude<View, 'tests'>, string | null>>({
+    campaigns: null,
+    audiences: null,
+    issues: null,
+  });
+
+  save() {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ view: this.view, scope: this.scope }));
+  }
 
   selectScope(storeId: string | null) {
     if (this.scope === storeId) return;

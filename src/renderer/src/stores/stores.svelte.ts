@@ -25,8 +25,11 @@ class StoresState {
       // Keep live progress the list may not have caught up with yet.
       this.list = list.map((store) => {
         const known = this.byId(store.id);
-        const progress = store.sync.progress ?? (known?.sync.state === 'syncing' ? known.sync.progress : null);
-        return store.sync.state === 'syncing' ? { ...store, sync: { ...store.sync, progress } } : store;
+        const progress =
+          store.sync.progress ?? (known?.sync.state === 'syncing' ? known.sync.progress : null);
+        return store.sync.state === 'syncing'
+          ? { ...store, sync: { ...store.sync, progress } }
+          : store;
       });
       this.problem = null;
     } catch (error) {
@@ -42,7 +45,9 @@ class StoresState {
 
   applyProgress(progress: SyncProgress) {
     this.list = this.list.map((store) =>
-      store.id === progress.storeId ? { ...store, sync: { ...store.sync, state: 'syncing', progress } } : store,
+      store.id === progress.storeId
+        ? { ...store, sync: { ...store.sync, state: 'syncing', progress } }
+        : store,
     );
   }
 
@@ -50,7 +55,14 @@ class StoresState {
     this.reports = { ...this.reports, [report.storeId]: report };
     this.list = this.list.map((store) =>
       store.id === report.storeId && store.sync.state === 'syncing'
-        ? { ...store, sync: { ...store.sync, state: report.outcome === 'offline' ? 'offline' : 'idle', progress: null } }
+        ? {
+            ...store,
+            sync: {
+              ...store.sync,
+              state: report.outcome === 'offline' ? 'offline' : 'idle',
+              progress: null,
+            },
+          }
         : store,
     );
   }
@@ -66,7 +78,9 @@ class StoresState {
 
   upsert(store: StoreSummary) {
     const exists = this.list.some((s) => s.id === store.id);
-    this.list = exists ? this.list.map((s) => (s.id === store.id ? store : s)) : [...this.list, store];
+    this.list = exists
+      ? this.list.map((s) => (s.id === store.id ? store : s))
+      : [...this.list, store];
   }
 }
 

@@ -45,7 +45,11 @@ export const sync = new SyncActions();
 export function followSyncEvents(): () => void {
   const bridge = getBridge();
   const offs = [
-    bridge.on('sync.progress', (progress) => stores.applyProgress(progress)),
+    bridge.on('sync.progress', (progress) => {
+      stores.applyProgress(progress);
+      // Tests appear in the list (and counts in the sidebar) while the first sync is still running.
+      if (dataVersion.bumpWhileSyncing()) void stores.refresh();
+    }),
     bridge.on('sync.finished', (report) => {
       stores.applyReport(report);
       void stores.refresh();

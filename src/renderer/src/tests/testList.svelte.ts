@@ -1,7 +1,14 @@
 // The test list: filters, sort, and rows loaded page by page (keyset cursor) as the user scrolls.
-import type { Facets, TestFilter, TestListInput, TestRow, TestSortKey } from '../../../shared/contract';
+import type {
+  Facets,
+  TestFilter,
+  TestListInput,
+  TestRow,
+  TestSortKey,
+} from '../../../shared/contract';
 import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
+import { nav } from '../lib/navigation.svelte';
 
 const PAGE_SIZE = 500;
 
@@ -41,7 +48,6 @@ export function hasFilters(filters: Filters): boolean {
 class TestList {
   filters = $state<Filters>({ ...EMPTY_FILTERS });
   sort = $state<Sort>({ key: 'updatedAt', dir: 'desc' });
-  scope = $state<string | null>(null);
 
   rows = $state.raw<TestRow[]>([]);
   total = $state(0);
@@ -50,9 +56,14 @@ class TestList {
   problem = $state.raw<Problem | null>(null);
   facets = $state.raw<Facets | null>(null);
 
-  #cursor: string | null = null;
+  /** Where the list was scrolled, so it comes back there after a view switch. */
+  scrollTop = $state(0);
+
+  #cursor = $state<string | null>(null);
   #generation = 0;
   #paging: Promise<void> | null = null;
+  #queryKey: string | null = null;
+  #version = -1;
 
   get complete(): boolean {
     return !this.loading && this.#cursor === null;
@@ -60,7 +71,23 @@ class TestList {
 
   #query(): Omit<TestListInput, 'cursor' | 'limit'> {
     const f = $state.snapshot(this.filters);
-    return { ...f, search: f.search.trim(), storeId: this.scope, sort: $state.snapshot(this.sort) };
+    return { ...f, search: f.search.trim(), storeId: nav.scope, sort: $state.snapshot(this.sort) };
+  }
+
+  /**
+   * Called whenever the query or the data version may have changed: a new query starts from the
+   * top; the same query after a data change is refreshed in place; nothing changed does nothing.
+   */
+  follow(queryKey: string, version: number) {
+    if (queryKey !== this.#queryKey) {
+      this.#queryKey = queryKey;
+      this.#version = version;
+      this.scrollTop = 0;
+      void this.reload();
+    } else if (version !== this.#version) {
+      this.#version = version;
+      void this.refresh();
+    }
   }
 
   /** A new query: start again from the first page. */
@@ -99,10 +126,14 @@ class TestList {
     const query = this.#query();
     const rows: TestRow[] = [];
     let cursor: string | null = null;
-    let total = 0;
+    let total: number;
     try {
       do {
-        const page = await api.tests.list({ ...query, cursor, limit: Math.min(2000, wanted - rows.length) });
+        const page = await api.tests.list({
+          ...query,
+          cursor,
+          limit: Math.min(2000, wanted - rows.length),
+        });
         if (generation !== this.#generation) return;
         rows.push(...page.rows);
         cursor = page.nextCursor;
@@ -133,7 +164,11 @@ class TestList {
   async #nextPage() {
     const generation = this.#generation;
     try {
-      const page = await api.tests.list({ ...this.#query(), cursor: this.#cursor, limit: PAGE_SIZE });
+      const page = await api.tests.list({
+        ...this.#query(),
+        cursor: this.#cursor,
+        limit: PAGE_SIZE,
+      });
       if (generation !== this.#generation) return;
       this.rows = [...this.rows, ...page.rows];
       this.total = page.total;

@@ -1,0 +1,10 @@
+// The custom audiences of the current scope, as cached by the last syncs.
+import type { AudienceRow } from '../../../shared/contract';
+import { api } from '../lib/api';
+import { ScopedList } from '../lib/scopedList.svelte';
+
+export const audiences = new ScopedList<AudienceRow>((storeId) => api.audiences.list({ storeId }));
+
+export function audienceKey(row: AudienceRow): string {
+  return `${row.storeId}:${row.audience.id}`;
+}

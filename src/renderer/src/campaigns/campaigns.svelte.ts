@@ -1,0 +1,10 @@
+// The campaigns of the current scope, as cached by the last syncs.
+import type { CampaignRow } from '../../../shared/contract';
+import { api } from '../lib/api';
+import { ScopedList } from '../lib/scopedList.svelte';
+
+export const campaigns = new ScopedList<CampaignRow>((storeId) => api.campaigns.list({ storeId }));
+
+export function campaignKey(row: CampaignRow): string {
+  return `${row.storeId}:${row.campaign.id}`;
+}
