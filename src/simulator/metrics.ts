@@ -1,30 +1,10 @@
-// The simulator's one definition of the metrics: goal names, their integer ids, and the units of every rate.
-//
-// The spec leaves metric definitions and units open; the simulator chooses (and the tests pin):
-//   cvr  = conversions / visitors * 100   (percent; a conversion is a visitor who ordered)
-//   cnv  = conversions / visits * 100     (percent; conversion per visit)
-//   ctr  = clicks / visits * 100          (percent)
-//   acr  = carts / visitors * 100         (percent; visitors who added to cart)
-//   aov  = revenue / orders               (currency units, e.g. euros; 0 without orders)
-//   rpv  = revenue / visitors             (currency units); rps = rpv (deprecated alias)
-//   revenue, totalRevenue, initialSubscriptionRevenue: currency units, whole cents
-//   lift (and liftByMetric values) = (variant - control) / control * 100 for the metric (percent; 0 when control is 0)
-//   changeRevenue = (variant.rpv - control.rpv) * variant.visitors (currency units the variant earned above
-//                   or below what the control's rate would have earned on the same visitors)
-// Integer keys of liftByMetric and lifecycleByGoal are the metric ids of METRICS below.
+// The simulator's arithmetic of metrics: counts, the rates derived from them, and lifts.
+// Metric ids, goals and units are Splitbook's one definition in src/shared/domain/metrics.ts.
+// Revenue, totalRevenue and initialSubscriptionRevenue are kept in whole cents here so sums stay exact;
+// changeRevenue = (variant.rpv - control.rpv) * variant.visitors.
+import { METRICS, relativeLift, type Metric } from '../shared/domain/metrics';
 
-export const METRICS = [
-  { id: 1, goal: 'conversion-rate', rate: 'cvr' },
-  { id: 2, goal: 'revenue-per-visitor', rate: 'rpv' },
-  { id: 3, goal: 'average-order-value', rate: 'aov' },
-  { id: 4, goal: 'add-to-cart-rate', rate: 'acr' },
-  { id: 5, goal: 'click-through-rate', rate: 'ctr' },
-] as const;
-
-export type Metric = (typeof METRICS)[number];
-
-export type Goal = Metric['goal'];
-export const GOALS: readonly Goal[] = METRICS.map((metric) => metric.goal);
+export { GOALS, METRICS, type Goal, type Metric } from '../shared/domain/metrics';
 
 /** The metric a test's goal names; an unknown goal falls back to conversion rate. */
 export function metricOfGoal(goal: string): Metric {
@@ -108,7 +88,7 @@ export function ratesOf(counts: Counts): Rates {
   };
 }
 
-/** Relative lift of the variant over the control, in percent. */
+/** Relative lift of the variant over the control, in percent; 0 when the control is 0. */
 export function liftPercent(control: number, variant: number): number {
-  return control === 0 ? 0 : ((variant - control) / control) * 100;
+  return relativeLift(control, variant) ?? 0;
 }

@@ -1,9 +1,8 @@
 // What the results' numbers mean and how they read: metric labels, units, goal ids, and lift verdicts.
 //
-// The spec leaves units open; Splitbook reads them as the simulator defines them (src/simulator/metrics.ts):
-// cvr, cnv, ctr, acr and every lift are percentages (3.4 means 3.4%), aov, rpv and revenue are currency
-// units, probabilities are 0..1, and the integer keys of liftByMetric / lifecycleByGoal are metric ids.
+// Metric ids, goals and units are defined once in src/shared/domain/metrics.ts.
 import type { Lifecycle, SideStatistics } from '../../../shared/api';
+import { METRICS, metricById, metricOfGoal } from '../../../shared/domain/metrics';
 import { formatInt, formatNumber, formatPercent } from '../lib/format';
 
 export type Unit = 'count' | 'percent' | 'money';
@@ -19,40 +18,36 @@ export type MetricRow = {
   goalId: number | null;
 };
 
+/** The id of the metric measured by a rate, for the lifecycle of that goal. */
+function idOfRate(rate: string): number | null {
+  return METRICS.find((metric) => metric.rate === rate)?.id ?? null;
+}
+
 /** Rows of the metrics table, in reading order. Deprecated `rps` is never shown (rpv is). */
 export const TABLE_METRICS: readonly MetricRow[] = [
   { key: 'visitors', label: 'Visitors', short: 'Visitors', unit: 'count', goalId: null },
   { key: 'conversions', label: 'Conversions', short: 'Conv.', unit: 'count', goalId: null },
-  { key: 'cvr', label: 'Conversion rate (CVR)', short: 'CVR', unit: 'percent', goalId: 1 },
-  { key: 'aov', label: 'Average order value (AOV)', short: 'AOV', unit: 'money', goalId: 3 },
-  { key: 'rpv', label: 'Revenue per visitor (RPV)', short: 'RPV', unit: 'money', goalId: 2 },
-  { key: 'ctr', label: 'Click-through rate (CTR)', short: 'CTR', unit: 'percent', goalId: 5 },
-  { key: 'acr', label: 'Add-to-cart rate (ACR)', short: 'ACR', unit: 'percent', goalId: 4 },
+  { key: 'cvr', label: 'Conversion rate (CVR)', short: 'CVR', unit: 'percent', goalId: idOfRate('cvr') },
+  { key: 'aov', label: 'Average order value (AOV)', short: 'AOV', unit: 'money', goalId: idOfRate('aov') },
+  { key: 'rpv', label: 'Revenue per visitor (RPV)', short: 'RPV', unit: 'money', goalId: idOfRate('rpv') },
+  { key: 'ctr', label: 'Click-through rate (CTR)', short: 'CTR', unit: 'percent', goalId: idOfRate('ctr') },
+  { key: 'acr', label: 'Add-to-cart rate (ACR)', short: 'ACR', unit: 'percent', goalId: idOfRate('acr') },
   { key: 'revenue', label: 'Revenue', short: 'Revenue', unit: 'money', goalId: null },
 ];
 
-/** The metric ids used as keys of liftByMetric and lifecycleByGoal, with the goal each one measures. */
-const GOAL_METRICS: Record<string, { label: string; abbr: string; goal: string }> = {
-  '1': { label: 'Conversion rate', abbr: 'CVR', goal: 'conversion-rate' },
-  '2': { label: 'Revenue per visitor', abbr: 'RPV', goal: 'revenue-per-visitor' },
-  '3': { label: 'Average order value', abbr: 'AOV', goal: 'average-order-value' },
-  '4': { label: 'Add-to-cart rate', abbr: 'ACR', goal: 'add-to-cart-rate' },
-  '5': { label: 'Click-through rate', abbr: 'CTR', goal: 'click-through-rate' },
-};
-
-/** "Conversion rate (goal 1)"; an id this version does not know is shown as "Goal 7". */
+/** "Conversion rate"; an id this version does not know is shown as "Goal 7". */
 export function goalLabel(id: string | number): string {
-  return GOAL_METRICS[String(id)]?.label ?? `Goal ${id}`;
+  return metricById(id)?.label ?? `Goal ${id}`;
 }
 
 /** Whether a results key is the test's own goal (e.g. key "1" for goal "conversion-rate"). */
 export function isTestGoal(id: string | number, goal: string): boolean {
-  return GOAL_METRICS[String(id)]?.goal === goal;
+  return metricById(id)?.goal === goal;
 }
 
 /** A human name for a goal string ("revenue-per-visitor" -> "Revenue per visitor"). */
 export function goalName(goal: string): string {
-  const known = Object.values(GOAL_METRICS).find((metric) => metric.goal === goal);
+  const known = metricOfGoal(goal);
   if (known) return known.label;
   const words = goal.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
@@ -60,7 +55,7 @@ export function goalName(goal: string): string {
 
 /** A goal's abbreviation ("CVR"), or its name when it has none. */
 export function goalAbbr(goal: string): string {
-  return Object.values(GOAL_METRICS).find((metric) => metric.goal === goal)?.abbr ?? goalName(goal);
+  return metricOfGoal(goal)?.abbr ?? goalName(goal);
 }
 
 export function formatValue(value: number, unit: Unit): string {
@@ -73,10 +68,7 @@ export function metricValue(stats: SideStatistics, key: MetricRow['key']): numbe
   return stats[key];
 }
 
-/** Relative lift of the variant over the control in percent, or null when the control is zero. */
-export function relativeLift(control: number, variant: number): number | null {
-  return control === 0 ? null : ((variant - control) / control) * 100;
-}
+export { relativeLift } from '../../../shared/domain/metrics';
 
 export type Tone = 'positive' | 'negative' | 'inconclusive';
 
