@@ -55,6 +55,8 @@ export const StoreSummary = z.object({
   sync: z.object({
     state: SyncState,
     lastSyncedAt: z.string().nullable(),
+    /** When the last sync ended, whatever its outcome (an offline attempt included). */
+    lastAttemptAt: z.string().nullable(),
     lastOutcome: SyncOutcome.nullable(),
     lastProblem: Problem.nullable(),
     progress: SyncProgress.nullable(),

@@ -153,6 +153,8 @@ describe('offline', () => {
     expect(await allTestRows(core, store.id)).toHaveLength(sim.snapshot(STORE).tests.length);
     const [summary] = await core.services.stores.list({});
     expect(summary?.sync.state).toBe('offline');
+    expect(summary?.sync.lastAttemptAt).toBe(report.finishedAt);
+    expect(summary?.sync.lastSyncedAt).not.toBe(report.finishedAt);
     served = await serveSimulator(sim, { port: 0 }); // for afterEach
   });
 });

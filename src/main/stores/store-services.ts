@@ -45,6 +45,7 @@ export function createStoreServices(deps: StoreServiceDeps) {
       sync: {
         state: syncing ? 'syncing' : stateOf(store.lastOutcome, store.lastSyncedAt),
         lastSyncedAt: store.lastSyncedAt,
+        lastAttemptAt: store.lastFinishedAt,
         lastOutcome: store.lastOutcome,
         lastProblem: store.lastProblem,
         progress,
