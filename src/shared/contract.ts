@@ -121,6 +121,8 @@ export const TestRow = z.object({
   probabilityToWin: z.number().nullable(),
   lift: z.number().nullable(),
   visitors: z.int().nullable(),
+  /** The lifecycle tier of the test's goal ('significant' makes a lift a verdict), when results are cached. */
+  tier: z.string().nullable(),
   removed: z.boolean(),
 });
 export type TestRow = z.infer<typeof TestRow>;

@@ -165,6 +165,7 @@ describe('upsertTests', () => {
     expect(ids(db, { search: 'sticky' })).toEqual([first.id]);
     expect(getResults(db, 's1', first.id)).not.toBeNull();
     expect(listTests(db, TestListInput.parse({})).rows[0]?.probabilityToWin).toBe(0.81);
+    expect(listTests(db, TestListInput.parse({})).rows[0]?.tier).toBe(makeResults(first.id).lifecycle.tier);
     searchIndexIsConsistent(db);
   });
 

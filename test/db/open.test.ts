@@ -97,6 +97,30 @@ describe('openDatabase', () => {
     db.close();
   });
 
+  it('gives tests whose results were cached under v2 their lifecycle tier after the upgrade', () => {
+    const file = join(tempDir(), 'cache.db');
+    const v2 = new Database(file);
+    v2.pragma('foreign_keys = ON');
+    migrate(v2, MIGRATIONS.slice(0, 2));
+    // The v2 writers are the ones this version ships, minus the tier column: write through them.
+    v2.exec(`
+      INSERT INTO stores (id, name, base_url, kind, key_storage, created_at)
+        VALUES ('s1', 'Shop', 'https://shop.example.com', 'api', 'keychain', '2026-01-01T00:00:00Z');
+      INSERT INTO tests (store_id, id, title, status, stage, goal, device, visitor_option, created_at, updated_at, synced_at)
+        VALUES ('s1', 't1', 'Free shipping bar', 'completed', 'idea', 'conversion', 'all', 'all',
+                '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z');
+      INSERT INTO results (store_id, test_id, status, total_visitors, control_split, variant_split, lift, change_revenue,
+                           control_probability_win, variant_probability_win, tier, probability_to_win, not_yet_stable,
+                           fetched_at, test_updated_at, test_status)
+        VALUES ('s1', 't1', 'completed', 100, 50, 50, 4.2, 10, 0.03, 0.97, 'significant', 0.97, 0,
+                '2026-01-03T00:00:00Z', '2026-01-02T00:00:00Z', 'completed');`);
+    v2.close();
+
+    const db = openDatabase(file);
+    expect(listTests(db, TestListInput.parse({})).rows[0]?.tier).toBe('significant');
+    db.close();
+  });
+
   it('applies pending migrations in one transaction: a failing step leaves the file as it was', () => {
     const file = join(tempDir(), 'cache.db');
     const db = new Database(file);

@@ -386,6 +386,7 @@ describe('listTests: rows and filters', () => {
       probabilityToWin: 0.81,
       lift: 0.2,
       visitors: 2000,
+      tier: 'emerging',
       removed: false,
     });
     expect(byId.get(t.percent.id)).toMatchObject({
@@ -393,6 +394,7 @@ describe('listTests: rows and filters', () => {
       probabilityToWin: null,
       lift: null,
       visitors: null,
+      tier: null,
     });
   });
 

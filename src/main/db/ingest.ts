@@ -289,7 +289,7 @@ const INSERT_LIFECYCLE = `
     store_id, test_id, goal, tier, tier_reached_at, leading_variant, probability_to_win, not_yet_stable
   ) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 const COPY_RESULTS_TO_TEST = `
-  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ? WHERE store_id = ? AND id = ?`;
+  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ? WHERE store_id = ? AND id = ?`;
 
 /**
  * Replaces a test's cached results and all their typed rows. `testUpdatedAt` and
@@ -381,6 +381,7 @@ export function upsertResults(
       results.variantProbabilityWin,
       results.lift,
       results.totalVisitors,
+      results.lifecycle.tier,
       storeId,
       testId,
     );

@@ -336,9 +336,18 @@ CREATE INDEX test_tags_by_name ON test_tags (name COLLATE NOCASE, store_id, test
 CREATE INDEX test_tags_by_tag ON test_tags (store_id, tag_id);
 `;
 
+/** v3: the lifecycle tier on the test row, so the list can say whether a lift is significant. */
+const V3_TIER_ON_TESTS = `
+ALTER TABLE tests ADD COLUMN tier TEXT;
+UPDATE tests SET tier = (
+  SELECT r.tier FROM results r WHERE r.store_id = tests.store_id AND r.test_id = tests.id
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, up: (db) => db.exec(V1_CORE) },
   { version: 2, up: (db) => db.exec(V2_SET_ASIDE_AND_SEARCH) },
+  { version: 3, up: (db) => db.exec(V3_TIER_ON_TESTS) },
 ];
 
 export function schemaVersion(db: Db): number {

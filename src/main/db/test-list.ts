@@ -165,6 +165,7 @@ type ListDbRow = {
   probabilityToWin: number | null;
   lift: number | null;
   visitors: number | null;
+  tier: string | null;
   removed: number;
   sortValue: SortValue | null;
 };
@@ -180,7 +181,7 @@ function pageSql(keyQuery: string, expr: string, order: string): string {
     SELECT t.store_id AS storeId, s.name AS storeName, t.id, t.title, t.status, t.stage, t.goal, t.device,
            t.start_at AS startAt, t.end_at AS endAt, t.updated_at AS updatedAt,
            coalesce(t.campaign_name, c.name) AS campaignName, t.tag_names AS tagNames,
-           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.removed, ${expr} AS sortValue
+           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.removed, ${expr} AS sortValue
     FROM (${keyQuery}) AS page
     CROSS JOIN tests t ON t.seq = page.seq
     LEFT JOIN stores s ON s.id = t.store_id
@@ -277,6 +278,7 @@ function toTestRow(row: ListDbRow): TestRow {
     probabilityToWin: row.probabilityToWin,
     lift: row.lift,
     visitors: row.visitors,
+    tier: row.tier,
     removed: row.removed === 1,
   };
 }

@@ -78,14 +78,6 @@ export function verdictTone(lift: number, lifecycle: Pick<Lifecycle, 'tier'> | n
   return lift > 0 ? 'positive' : 'negative';
 }
 
-/** For list rows, which carry no tier: conclusive when the variant's probability to win is ≥95% or ≤5%. */
-export function rowTone(lift: number, variantProbability: number | null): Tone {
-  if (variantProbability === null || lift === 0) return 'inconclusive';
-  if (variantProbability >= 0.95 && lift > 0) return 'positive';
-  if (variantProbability <= 0.05 && lift < 0) return 'negative';
-  return 'inconclusive';
-}
-
 export const TONE_WORD: Record<Tone, string> = {
   positive: 'better',
   negative: 'worse',
