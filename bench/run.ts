@@ -1,12 +1,14 @@
 // `npm run bench`: runs every benchmark in turn and prints its figures. Not part of the pass/fail suite.
 import { benchIngest, benchSync } from './sync.bench';
 import { benchListQuery } from './list-query.bench';
+import { benchRenderer } from './renderer.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
   sync: benchSync,
   ingest: benchIngest,
   'list-query': benchListQuery,
+  renderer: benchRenderer,
 };
 
 for (const [name, run] of Object.entries(benches)) {
