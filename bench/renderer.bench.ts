@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test/support/chromium';
 import { z } from 'zod';
 import { createCore, DATABASE_FILE } from '../src/main/core';
 import {
@@ -27,17 +28,6 @@ const SCROLL_STEPS = 200;
 const DAY_MS = 86_400_000;
 const RENDERER = resolve('out/renderer');
 const VIEWPORT = { width: 1440, height: 900 };
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-  '--enable-precise-memory-info',
-];
 
 // Browser-side snippets, as strings: bench/ is type-checked without the DOM library.
 // Each "painted" time is taken by a message posted from the rAF of the frame that first shows the
@@ -344,10 +334,7 @@ export async function benchRenderer(): Promise<void> {
       version: 'bench',
     });
     const host = await startBrowserHost({ core, staticDir: RENDERER, port: 0 });
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium(['--enable-precise-memory-info']);
     const errors: string[] = [];
     try {
       const page = await benchFirstRow(browser, host.url, errors);

@@ -4,27 +4,13 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createSimulator } from '../src/simulator';
 import { createCore } from '../src/main/core';
-import type { Core } from '../src/main/core-types';
 import { createMemorySecretStore } from '../src/main/secrets';
 import { insertStore, openDatabase, upsertTests } from '../src/main/db';
-import { SyncReport } from '../src/shared/contract';
+import { syncAndWait } from '../src/main/sync/wait';
 import { fmt, printFigures, withTempDir } from './support';
 
 const TESTS = 2000;
 const RATE = Number(process.env.BENCH_RATE ?? 50);
-
-function syncOnce(core: Core, storeId: string): Promise<SyncReport> {
-  return new Promise((resolve, reject) => {
-    const stop = core.subscribe((event, payload) => {
-      if (event !== 'sync.finished') return;
-      const report = SyncReport.parse(payload);
-      if (report.storeId !== storeId) return;
-      stop();
-      resolve(report);
-    });
-    core.services.sync.start({ storeId }).catch(reject);
-  });
-}
 
 /** The mock API in a process of its own, so its CPU does not compete with the sync's event loop. */
 async function startMockApi(rate: number, tests: number) {
@@ -64,7 +50,7 @@ export async function benchSync(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       api.reset();
       const started = performance.now();
-      const full = await syncOnce(core, store.id);
+      const full = await syncAndWait(core, store.id);
       const seconds = (performance.now() - started) / 1000;
       const answered = api.counts.ok + api.counts.other;
       // The bucket holds RATE tokens at the start: take them out of the rate the limit allows.
@@ -80,7 +66,7 @@ export async function benchSync(): Promise<void> {
       ]);
 
       api.reset();
-      const again = await syncOnce(core, store.id);
+      const again = await syncAndWait(core, store.id);
       await new Promise((resolve) => setTimeout(resolve, 100)); // let the last log lines arrive
       const total = api.counts.ok + api.counts.throttled + api.counts.other;
       printFigures('Re-sync where nothing changed', [

@@ -4,23 +4,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
+import { launchChromium } from '../support/chromium';
 import { createTestCore } from './support/test-core';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-  // A name that resolves to 127.0.0.1, as a DNS-rebinding attacker's would.
-  '--host-resolver-rules=MAP rebind.test 127.0.0.1',
-];
 
 const PAGE_SCRIPT = `
 const token = new URL(location.href).searchParams.get('token');
@@ -53,7 +42,10 @@ let attackerPort = 0;
 
 beforeAll(async () => {
   host = await startBrowserHost({ core: test.core, staticDir: root });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium([
+    // A name that resolves to 127.0.0.1, as a DNS-rebinding attacker's would.
+    '--host-resolver-rules=MAP rebind.test 127.0.0.1',
+  ]);
   // Another local site, as if a tab on some other page knew the token.
   attacker = createServer((_req, res) =>
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>evil</title>'),

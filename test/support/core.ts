@@ -3,7 +3,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SyncReport } from '../../src/shared/contract';
 import { createCore, type CoreDeps } from '../../src/main/core';
 import type { Core } from '../../src/main/core-types';
 import { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from '../../src/main/secrets';
@@ -23,26 +22,7 @@ export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = 
   return createCore({ dataDir, secrets: testSecrets(), host: 'cli', version: '0.0.0-test', ...overrides });
 }
 
-/** Resolves with the report of the next sync of `storeId` to finish. */
-export function nextSyncReport(core: Core, storeId: string): Promise<SyncReport> {
-  return new Promise((resolve) => {
-    const stop = core.subscribe((event, payload) => {
-      if (event !== 'sync.finished') return;
-      const report = SyncReport.parse(payload);
-      if (report.storeId !== storeId) return;
-      stop();
-      resolve(report);
-    });
-  });
-}
-
-/** Starts a sync of the store and waits for its report. */
-export async function syncStore(core: Core, storeId: string): Promise<SyncReport> {
-  const report = nextSyncReport(core, storeId);
-  const { started } = await core.services.sync.start({ storeId });
-  if (!started) throw new Error(`a sync of ${storeId} was already running`);
-  return report;
-}
+export { nextSyncReport, syncAndWait as syncStore } from '../../src/main/sync/wait';
 
 /** Every row of the test list for a store, walking the keyset pages. */
 export async function allTestRows(core: Core, storeId: string | null, includeRemoved = false) {

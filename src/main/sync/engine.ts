@@ -1,7 +1,7 @@
 // The sync engine: pulls one store's tests, results, active campaigns and custom audiences into the cache.
 import { randomUUID } from 'node:crypto';
 import type { SyncProgress, SyncReport } from '../../shared/contract';
-import type { ApiClient } from '../api/client';
+import type { ApiClient, RecordList } from '../api/client';
 import { ApiError } from '../api/errors';
 import { PROBLEM_TYPES } from '../../shared/problem';
 import {
@@ -61,6 +61,15 @@ interface Running {
   done: Promise<SyncReport>;
 }
 
+/** What every phase of one run works with. */
+interface RunContext {
+  storeId: string;
+  client: ApiClient;
+  signal: AbortSignal;
+  progress: ProgressReporter;
+  counters: RunCounters;
+}
+
 interface RunCounters {
   requests: number;
   testsSeen: number;
@@ -77,7 +86,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   async function runStore(storeId: string, run: Omit<Running, 'done'>): Promise<SyncReport> {
     const startedAt = iso();
-    const counters: RunCounters = { requests: 0, testsSeen: 0, testsRemoved: 0, resultsFetched: 0, setAside: 0 };
+    const counters: RunCounters = {
+      requests: 0,
+      testsSeen: 0,
+      testsRemoved: 0,
+      resultsFetched: 0,
+      setAside: 0,
+    };
     const signal = run.controller.signal;
     let outcome: SyncReport['outcome'] = 'ok';
     let problem: SyncReport['problem'] = null;
@@ -92,17 +107,43 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           type: PROBLEM_TYPES.conflict,
           status: 409,
           title: 'Already syncing in another window',
-          detail: 'Another Splitbook process (the app or the command line) is syncing this store. Try again when it is done.',
+          detail:
+            'Another Splitbook process (the app or the command line) is syncing this store. Try again when it is done.',
         },
         ...counters,
       };
     }
     try {
       const client = await deps.clientFor(storeId);
-      await syncTests(storeId, client, signal, run.progress, counters);
-      await syncResults(storeId, client, signal, run.progress, counters);
-      await syncCampaigns(storeId, client, signal, run.progress, counters);
-      await syncAudiences(storeId, client, signal, run.progress, counters);
+      const ctx: RunContext = { storeId, client, signal, progress: run.progress, counters };
+      await syncTests(ctx);
+      await syncResults(ctx);
+      await syncFullList(
+        ctx,
+        'campaigns',
+        'campaign',
+        (o) => client.listActiveCampaigns(o),
+        (items, at) =>
+          replaceCampaigns(
+            deps.db,
+            storeId,
+            items.map((campaign) => ({ campaign, raw: campaign })),
+            at,
+          ),
+      );
+      await syncFullList(
+        ctx,
+        'audiences',
+        'audience',
+        (o) => client.listCustomAudiences(o),
+        (items, at) =>
+          replaceCustomAudiences(
+            deps.db,
+            storeId,
+            items.map((audience) => ({ audience, raw: audience })),
+            at,
+          ),
+      );
       clearSyncState(deps.db, storeId);
       if (counters.setAside > 0) outcome = 'partial';
     } catch (error) {
@@ -126,13 +167,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   }
 
   /** All pages of GET /tests, each page written with the run's resume point in one transaction. */
-  async function syncTests(
-    storeId: string,
-    client: ApiClient,
-    signal: AbortSignal,
-    progress: ProgressReporter,
-    counters: RunCounters,
-  ): Promise<void> {
+  async function syncTests({
+    storeId,
+    client,
+    signal,
+    progress,
+    counters,
+  }: RunContext): Promise<void> {
     const saved = getSyncState(deps.db, storeId);
     const resume = saved && saved.phase === 'tests' ? saved : null;
     const runId = resume?.runId ?? randomUUID();
@@ -141,7 +182,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     let totalCount: number | null = null;
     let countChanged = false;
     let pageLimit = Number.POSITIVE_INFINITY;
-    saveSyncState(deps.db, storeId, { runId, phase: 'tests', nextPage: page, startedAt, updatedAt: iso() });
+    saveSyncState(deps.db, storeId, {
+      runId,
+      phase: 'tests',
+      nextPage: page,
+      startedAt,
+      updatedAt: iso(),
+    });
 
     for (;;) {
       counters.requests += 1;
@@ -150,22 +197,54 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (totalCount !== null && pagination.totalCount !== totalCount) countChanged = true;
       totalCount = pagination.totalCount;
       // A server whose page count keeps growing must not keep us paging forever.
-      if (pageLimit === Number.POSITIVE_INFINITY) pageLimit = page + 2 * Math.max(0, pagination.totalPages - page) + 5;
+      if (pageLimit === Number.POSITIVE_INFINITY)
+        pageLimit = page + 2 * Math.max(0, pagination.totalPages - page) + 5;
       const syncedAt = iso();
       const nextPage = page + 1;
       deps.db.transaction(() => {
-        upsertTests(deps.db, storeId, result.items.map((test) => ({ test, raw: test })), runId, syncedAt);
+        upsertTests(
+          deps.db,
+          storeId,
+          result.items.map((test) => ({ test, raw: test })),
+          runId,
+          syncedAt,
+        );
         for (const rejected of result.rejected) {
-          setAside(deps.db, storeId, 'test', rejected.id, rejected.error, rejected.raw, syncedAt, runId);
+          setAside(
+            deps.db,
+            storeId,
+            'test',
+            rejected.id,
+            rejected.error,
+            rejected.raw,
+            syncedAt,
+            runId,
+          );
         }
         // A record set aside still exists on the server: it must not be marked removed.
-        markSeenInRun(deps.db, storeId, result.rejected.flatMap((r) => (r.id ? [r.id] : [])), runId);
-        saveSyncState(deps.db, storeId, { runId, phase: 'tests', nextPage, startedAt, updatedAt: syncedAt });
+        markSeenInRun(
+          deps.db,
+          storeId,
+          result.rejected.flatMap((r) => (r.id ? [r.id] : [])),
+          runId,
+        );
+        saveSyncState(deps.db, storeId, {
+          runId,
+          phase: 'tests',
+          nextPage,
+          startedAt,
+          updatedAt: syncedAt,
+        });
       })();
       counters.testsSeen += result.items.length;
       counters.setAside += result.rejected.length;
-      progress.report('tests', Math.min((page - 1) * perPage + result.items.length + result.rejected.length, totalCount), totalCount);
-      if (page >= pagination.totalPages || result.items.length + result.rejected.length === 0) break;
+      progress.report(
+        'tests',
+        Math.min((page - 1) * perPage + result.items.length + result.rejected.length, totalCount),
+        totalCount,
+      );
+      if (page >= pagination.totalPages || result.items.length + result.rejected.length === 0)
+        break;
       if (page >= pageLimit) {
         countChanged = true;
         break;
@@ -180,18 +259,27 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       counters.testsRemoved = markMissingRemoved(deps.db, storeId, runId);
     }
     markResourceSynced(deps.db, storeId, 'tests', iso());
-    saveSyncState(deps.db, storeId, { runId, phase: 'results', nextPage: null, startedAt, updatedAt: iso() });
+    saveSyncState(deps.db, storeId, {
+      runId,
+      phase: 'results',
+      nextPage: null,
+      startedAt,
+      updatedAt: iso(),
+    });
   }
 
   /** Results of launched tests that can have changed since they were fetched. */
-  async function syncResults(
-    storeId: string,
-    client: ApiClient,
-    signal: AbortSignal,
-    progress: ProgressReporter,
-    counters: RunCounters,
-  ): Promise<void> {
-    const due = testsNeedingResults(deps.db, storeId, { now: iso(), liveMaxAgeMs: LIVE_RESULTS_MAX_AGE_MS });
+  async function syncResults({
+    storeId,
+    client,
+    signal,
+    progress,
+    counters,
+  }: RunContext): Promise<void> {
+    const due = testsNeedingResults(deps.db, storeId, {
+      now: iso(),
+      liveMaxAgeMs: LIVE_RESULTS_MAX_AGE_MS,
+    });
     let done = 0;
     progress.report('results', 0, due.length);
     let next = 0;
@@ -204,7 +292,16 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         try {
           counters.requests += 1;
           const results = await client.getResults(test.id, { signal });
-          upsertResults(deps.db, storeId, test.id, results, results, iso(), test.updatedAt, test.status);
+          upsertResults(
+            deps.db,
+            storeId,
+            test.id,
+            results,
+            results,
+            iso(),
+            test.updatedAt,
+            test.status,
+          );
           counters.resultsFetched += 1;
         } catch (error) {
           if (isRunFatal(error)) {
@@ -228,44 +325,26 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     markResourceSynced(deps.db, storeId, 'results', iso());
   }
 
-  async function syncCampaigns(
-    storeId: string,
-    client: ApiClient,
-    signal: AbortSignal,
-    progress: ProgressReporter,
-    counters: RunCounters,
+  /** A list the API returns whole (active campaigns, custom audiences): replaced in one transaction. */
+  async function syncFullList<T>(
+    { storeId, signal, progress, counters }: RunContext,
+    phase: 'campaigns' | 'audiences',
+    resource: 'campaign' | 'audience',
+    fetchList: (options: { signal: AbortSignal }) => Promise<RecordList<T>>,
+    replace: (items: T[], at: string) => void,
   ): Promise<void> {
-    progress.report('campaigns', 0, null);
+    progress.report(phase, 0, null);
     counters.requests += 1;
-    const result = await client.listActiveCampaigns({ signal });
+    const result = await fetchList({ signal });
     const at = iso();
     deps.db.transaction(() => {
-      replaceCampaigns(deps.db, storeId, result.items.map((campaign) => ({ campaign, raw: campaign })), at);
-      for (const rejected of result.rejected) setAside(deps.db, storeId, 'campaign', rejected.id, rejected.error, rejected.raw, at);
-      markResourceSynced(deps.db, storeId, 'campaigns', at);
+      replace(result.items, at);
+      for (const rejected of result.rejected)
+        setAside(deps.db, storeId, resource, rejected.id, rejected.error, rejected.raw, at);
+      markResourceSynced(deps.db, storeId, phase, at);
     })();
     counters.setAside += result.rejected.length;
-    progress.report('campaigns', result.items.length, result.items.length);
-  }
-
-  async function syncAudiences(
-    storeId: string,
-    client: ApiClient,
-    signal: AbortSignal,
-    progress: ProgressReporter,
-    counters: RunCounters,
-  ): Promise<void> {
-    progress.report('audiences', 0, null);
-    counters.requests += 1;
-    const result = await client.listCustomAudiences({ signal });
-    const at = iso();
-    deps.db.transaction(() => {
-      replaceCustomAudiences(deps.db, storeId, result.items.map((audience) => ({ audience, raw: audience })), at);
-      for (const rejected of result.rejected) setAside(deps.db, storeId, 'audience', rejected.id, rejected.error, rejected.raw, at);
-      markResourceSynced(deps.db, storeId, 'audiences', at);
-    })();
-    counters.setAside += result.rejected.length;
-    progress.report('audiences', result.items.length, result.items.length);
+    progress.report(phase, result.items.length, result.items.length);
   }
 
   return {
