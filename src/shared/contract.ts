@@ -60,6 +60,13 @@ export const StoreSummary = z.object({
     lastOutcome: SyncOutcome.nullable(),
     lastProblem: Problem.nullable(),
     progress: SyncProgress.nullable(),
+    /** When each resource was last synced in full, or null when it never was. */
+    resources: z.object({
+      tests: z.string().nullable(),
+      results: z.string().nullable(),
+      campaigns: z.string().nullable(),
+      audiences: z.string().nullable(),
+    }),
   }),
   counts: z.object({ tests: z.int(), removed: z.int(), setAside: z.int() }),
 });

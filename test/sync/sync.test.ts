@@ -69,6 +69,9 @@ describe('a full sync', () => {
     const [summary] = await core.services.stores.list({});
     expect(summary?.sync.state).toBe('idle');
     expect(summary?.sync.lastSyncedAt).toBe(report.finishedAt);
+    for (const at of Object.values(summary?.sync.resources ?? {})) {
+      expect(at !== null && at >= report.startedAt && at <= report.finishedAt).toBe(true);
+    }
     expect(summary?.counts.tests).toBe(truth.tests.length);
   });
 

@@ -1,10 +1,20 @@
 // Store services: add, rename, re-key and remove stores, and list them with their sync state.
 import { randomUUID } from 'node:crypto';
-import type { Services, StoreSummary } from '../../shared/contract';
+import type { Services, StoreSummary, SyncPhase } from '../../shared/contract';
 import { problem, ProblemError } from '../../shared/problem';
 import { createApiClient } from '../api';
 import { ApiError } from '../api/errors';
-import { deleteStore, getStoreRow, insertStore, listStoreRows, storeCounts, updateStore, type Db, type StoreRow } from '../db';
+import {
+  deleteStore,
+  getResourceSyncs,
+  getStoreRow,
+  insertStore,
+  listStoreRows,
+  storeCounts,
+  updateStore,
+  type Db,
+  type StoreRow,
+} from '../db';
 import type { SyncEngine } from '../sync/engine';
 import type { DemoStore } from '../demo';
 import type { KeyRing } from './keys';
@@ -29,7 +39,8 @@ export function createStoreServices(deps: StoreServiceDeps) {
 
   function row(storeId: string): StoreRow {
     const found = getStoreRow(db, storeId);
-    if (!found) throw problem('notFound', 404, 'Store not found', `There is no store with id ${storeId}.`);
+    if (!found)
+      throw problem('notFound', 404, 'Store not found', `There is no store with id ${storeId}.`);
     return found;
   }
 
@@ -49,6 +60,7 @@ export function createStoreServices(deps: StoreServiceDeps) {
         lastOutcome: store.lastOutcome,
         lastProblem: store.lastProblem,
         progress,
+        resources: resourceTimes(getResourceSyncs(db, store.id)),
       },
       counts: storeCounts(db, store.id),
     };
@@ -56,13 +68,28 @@ export function createStoreServices(deps: StoreServiceDeps) {
 
   /** One cheap call proves the key and the address before anything is saved. */
   async function checkKey(baseUrl: string, apiKey: string): Promise<void> {
-    const client = createApiClient({ baseUrl, apiKey, fetch: deps.fetch, maxAttempts: 2, timeoutMs: 10_000 });
+    const client = createApiClient({
+      baseUrl,
+      apiKey,
+      fetch: deps.fetch,
+      maxAttempts: 2,
+      timeoutMs: 10_000,
+    });
     try {
       await client.listTests({ page: 1, perPage: 1 });
     } catch (error) {
       if (error instanceof ApiError) {
         const p = error.toProblem();
-        throw new ProblemError(p.status === 401 ? { ...p, title: 'The API key was refused', detail: 'The store did not accept this key. Copy it again from the store admin (Settings ▸ API Keys).' } : p);
+        throw new ProblemError(
+          p.status === 401
+            ? {
+                ...p,
+                title: 'The API key was refused',
+                detail:
+                  'The store did not accept this key. Copy it again from the store admin (Settings ▸ API Keys).',
+              }
+            : p,
+        );
       }
       throw error;
     }
@@ -83,7 +110,14 @@ export function createStoreServices(deps: StoreServiceDeps) {
       const existing = getStoreRow(db, DEMO_STORE_ID);
       if (!existing) {
         const demo = deps.demoStore();
-        insertStore(db, { id: DEMO_STORE_ID, name: demo.name, baseUrl: demo.baseUrl, kind: 'demo', keyStorage: 'none', createdAt: iso() });
+        insertStore(db, {
+          id: DEMO_STORE_ID,
+          name: demo.name,
+          baseUrl: demo.baseUrl,
+          kind: 'demo',
+          keyStorage: 'none',
+          createdAt: iso(),
+        });
         void deps.engine.run(DEMO_STORE_ID);
         deps.changed();
       }
@@ -97,7 +131,13 @@ export function createStoreServices(deps: StoreServiceDeps) {
     },
     async setKey({ storeId, apiKey, sessionOnly }) {
       const store = row(storeId);
-      if (store.kind === 'demo') throw problem('validation', 400, 'The demo store needs no key', 'It runs inside Splitbook.');
+      if (store.kind === 'demo')
+        throw problem(
+          'validation',
+          400,
+          'The demo store needs no key',
+          'It runs inside Splitbook.',
+        );
       await checkKey(store.baseUrl, apiKey);
       const keyStorage = await deps.keys.save(storeId, apiKey, sessionOnly);
       updateStore(db, storeId, { keyStorage });
@@ -123,11 +163,25 @@ export function createStoreServices(deps: StoreServiceDeps) {
   };
 }
 
+function resourceTimes(
+  rows: readonly { resource: string; syncedAt: string }[],
+): StoreSummary['sync']['resources'] {
+  const at = (phase: SyncPhase) => rows.find((row) => row.resource === phase)?.syncedAt ?? null;
+  return {
+    tests: at('tests'),
+    results: at('results'),
+    campaigns: at('campaigns'),
+    audiences: at('audiences'),
+  };
+}
+
 /** A store's dot in the sidebar, from its last outcome; "syncing" is decided by the engine. */
-function stateOf(outcome: StoreRow['lastOutcome'], lastSyncedAt: string | null): StoreSummary['sync']['state'] {
+function stateOf(
+  outcome: StoreRow['lastOutcome'],
+  lastSyncedAt: string | null,
+): StoreSummary['sync']['state'] {
   if (outcome === null) return lastSyncedAt ? 'idle' : 'never';
   if (outcome === 'offline') return 'offline';
   if (outcome === 'error') return 'error';
   return 'idle';
 }
-
