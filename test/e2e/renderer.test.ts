@@ -3,7 +3,7 @@
 // Every step saves a screenshot under test-results/screens/.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core-types';
 import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
@@ -13,20 +13,11 @@ import {
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
+import { launchChromium } from '../support/chromium';
 import { startCore, tempDir } from '../support/core';
 
 const RENDERER = resolve('out/renderer');
 const SCREENS = resolve('test-results/screens');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
 const STORE_NAME = 'Acme Outdoor';
 const STORE_TESTS = 150;
 /** Records the simulator serves broken: set aside by the sync, listed under Sync issues. */
@@ -128,7 +119,7 @@ beforeAll(async () => {
     faults: { brokenTests: { count: BROKEN, ids: [], kind: 'wrong-type' } },
   });
   served = await serveSimulator(simulator);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
@@ -360,6 +351,28 @@ describe('the renderer, end to end', { timeout: 120_000 }, () => {
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.getByRole('tabpanel').getByText('Sides').waitFor();
     await screen('17-offline');
+  });
+
+  it("renames and removes a store from its menu, with the store's cached rows", async () => {
+    await page.locator('.store', { hasText: 'Demo store' }).hover(); // its actions show on hover or focus
+    await page.getByRole('button', { name: 'More actions for Demo store' }).click();
+    await page.getByRole('menuitem', { name: 'Rename…' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename store' });
+    await rename.getByLabel('Name').fill('Demo (renamed)');
+    await screen('18-rename-store');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await rename.waitFor({ state: 'detached' });
+    await page.locator('.store .main', { hasText: 'Demo (renamed)' }).waitFor();
+
+    await page.locator('.store', { hasText: 'Demo (renamed)' }).hover();
+    await page.getByRole('button', { name: 'More actions for Demo (renamed)' }).click();
+    await page.getByRole('menuitem', { name: 'Remove…' }).click();
+    const remove = page.getByRole('dialog', { name: 'Remove Demo (renamed)?' });
+    await screen('19-remove-store');
+    await remove.getByRole('button', { name: 'Remove store' }).click();
+    await remove.waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.store .main', { hasText: 'Demo' }).count()).toBe(0);
+    expect((await core.services.stores.list({})).map((s) => s.name)).toEqual([STORE_NAME]);
   });
 
   it('ran without a script error or a CSP violation', () => {

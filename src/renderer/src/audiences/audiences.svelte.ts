@@ -3,8 +3,7 @@ import type { AudienceRow } from '../../../shared/contract';
 import { api } from '../lib/api';
 import { ScopedList } from '../lib/scopedList.svelte';
 
-export const audiences = new ScopedList<AudienceRow>((storeId) => api.audiences.list({ storeId }));
-
-export function audienceKey(row: AudienceRow): string {
-  return `${row.storeId}:${row.audience.id}`;
-}
+export const audiences = new ScopedList<AudienceRow>(
+  (storeId) => api.audiences.list({ storeId }),
+  (row) => `${row.storeId}:${row.audience.id}`,
+);

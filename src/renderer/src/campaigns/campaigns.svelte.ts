@@ -3,8 +3,7 @@ import type { CampaignRow } from '../../../shared/contract';
 import { api } from '../lib/api';
 import { ScopedList } from '../lib/scopedList.svelte';
 
-export const campaigns = new ScopedList<CampaignRow>((storeId) => api.campaigns.list({ storeId }));
-
-export function campaignKey(row: CampaignRow): string {
-  return `${row.storeId}:${row.campaign.id}`;
-}
+export const campaigns = new ScopedList<CampaignRow>(
+  (storeId) => api.campaigns.list({ storeId }),
+  (row) => `${row.storeId}:${row.campaign.id}`,
+);

@@ -9,12 +9,20 @@ export class ScopedList<T> {
   problem = $state.raw<Problem | null>(null);
 
   #fetch: (storeId: string | null) => Promise<T[]>;
+  /** A row's key, unique across stores: what the view's selection holds. */
+  readonly keyOf: (row: T) => string;
   #scope: string | null | undefined = undefined;
   #version = -1;
   #generation = 0;
 
-  constructor(fetch: (storeId: string | null) => Promise<T[]>) {
+  constructor(fetch: (storeId: string | null) => Promise<T[]>, keyOf: (row: T) => string) {
     this.#fetch = fetch;
+    this.keyOf = keyOf;
+  }
+
+  /** The row with this key, if it is still in the list. */
+  find(key: string | null): T | null {
+    return this.rows.find((row) => this.keyOf(row) === key) ?? null;
   }
 
   /** Loads when the scope changed (showing skeletons) or the data changed (keeping rows on screen). */

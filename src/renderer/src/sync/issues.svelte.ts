@@ -3,8 +3,7 @@ import type { SetAsideRecord } from '../../../shared/contract';
 import { api } from '../lib/api';
 import { ScopedList } from '../lib/scopedList.svelte';
 
-export const issues = new ScopedList<SetAsideRecord>((storeId) => api.sync.issues({ storeId }));
-
-export function issueKey(record: SetAsideRecord): string {
-  return `${record.storeId}:${record.resource}:${record.recordId ?? ''}:${record.seenAt}`;
-}
+export const issues = new ScopedList<SetAsideRecord>(
+  (storeId) => api.sync.issues({ storeId }),
+  (record) => `${record.storeId}:${record.resource}:${record.recordId ?? ''}:${record.seenAt}`,
+);
