@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TestListInput } from '../../src/shared/contract';
 import { createCore, type CoreDeps } from '../../src/main/core';
 import type { Core } from '../../src/main/core-types';
 import { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from '../../src/main/secrets';
@@ -29,20 +30,9 @@ export async function allTestRows(core: Core, storeId: string | null, includeRem
   const rows = [];
   let cursor: string | null = null;
   for (;;) {
-    const page = await core.services.tests.list({
-      storeId,
-      statuses: [],
-      stage: null,
-      goal: null,
-      device: null,
-      tag: null,
-      campaignId: null,
-      search: '',
-      includeRemoved,
-      sort: { key: 'title', dir: 'asc' },
-      cursor,
-      limit: 1000,
-    });
+    const page = await core.services.tests.list(
+      TestListInput.parse({ storeId, includeRemoved, sort: { key: 'title', dir: 'asc' }, cursor, limit: 1000 }),
+    );
     rows.push(...page.rows);
     if (!page.nextCursor) return rows;
     cursor = page.nextCursor;
