@@ -35,22 +35,26 @@ export function upsertTests(
   db.transaction(() => {
     for (const item of items) {
       const rawJson = toJson(item.raw, item.test);
-      const unchanged = statement(db, MARK_TEST_SEEN_IF_UNCHANGED).run(
-        runId,
-        syncedAt,
+      const cached = statement<{ seq: number; rawJson: string | null }>(db, FIND_CACHED_TEST).get(
         storeId,
         item.test.id,
-        rawJson,
       );
-      if (unchanged.changes === 0) writeTest(db, storeId, item.test, rawJson, runId, syncedAt);
+      if (cached && cached.rawJson === rawJson) {
+        statement(db, MARK_TEST_SEEN).run(runId, syncedAt, cached.seq);
+      } else {
+        // A test new to the cache has no parts to clear yet.
+        writeTest(db, storeId, item.test, rawJson, runId, syncedAt, cached !== undefined);
+      }
       statement(db, DELETE_SET_ASIDE).run(storeId, 'test', item.test.id);
     }
   })();
 }
 
-const MARK_TEST_SEEN_IF_UNCHANGED = `
-  UPDATE tests SET last_seen_run = ?, synced_at = ?, removed = 0
-  WHERE store_id = ? AND id = ? AND (SELECT raw_json FROM tests_raw WHERE tests_raw.seq = tests.seq) = ?`;
+const FIND_CACHED_TEST = `
+  SELECT t.seq, r.raw_json AS rawJson
+  FROM tests t LEFT JOIN tests_raw r ON r.seq = t.seq
+  WHERE t.store_id = ? AND t.id = ?`;
+const MARK_TEST_SEEN = `UPDATE tests SET last_seen_run = ?, synced_at = ?, removed = 0 WHERE seq = ?`;
 
 const UPSERT_TEST = `
   INSERT INTO tests (
@@ -110,6 +114,7 @@ function writeTest(
   rawJson: string,
   runId: string,
   syncedAt: string,
+  hadParts: boolean,
 ): void {
   // An upsert, never REPLACE: replacing would delete the row and cascade away its results.
   const written = statement<{ seq: number }>(db, UPSERT_TEST).get({
@@ -140,7 +145,7 @@ function writeTest(
   });
   if (!written) throw new Error(`Upserting test ${test.id} returned no row`);
   statement(db, SAVE_TEST_RAW).run(written.seq, rawJson);
-  for (const sql of DELETE_TEST_PARTS) statement(db, sql).run(storeId, test.id);
+  if (hadParts) for (const sql of DELETE_TEST_PARTS) statement(db, sql).run(storeId, test.id);
 
   const sides = [['control', test.control] as const, ['variant', test.variant] as const];
   for (const [side, value] of sides) {
