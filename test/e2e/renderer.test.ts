@@ -264,6 +264,37 @@ describe('the renderer, end to end', { timeout: 120_000 }, () => {
     await search.fill('');
   });
 
+  it('opens a screenshot link in a new tab of the browser it runs in (the browser host has no opener)', async () => {
+    const broken = new Set(simulator.brokenTestIds(STORE_NAME));
+    const tests = simulator.snapshot(STORE_NAME).tests;
+    const wanted = tests.find(
+      (t) =>
+        !broken.has(t.id) &&
+        typeof t.variant?.screenshotUrl === 'string' &&
+        !tests.some((o) => o.id !== t.id && o.title.includes(t.title)),
+    );
+    if (!wanted || typeof wanted.variant?.screenshotUrl !== 'string') throw new Error('no test with a screenshot');
+    const href = new URL(wanted.variant.screenshotUrl).href;
+    const search = page.getByTestId('search');
+    await search.fill(wanted.title);
+    try {
+      await rows().filter({ hasText: wanted.title }).first().click();
+      await expect.poll(() => page.getByTestId('detail-title').textContent()).toContain(wanted.title);
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      // Answered inside the browser: no request leaves this machine.
+      await page.context().route(href, (route) => route.fulfill({ contentType: 'text/plain', body: 'screenshot' }));
+      const opened = page.context().waitForEvent('page');
+      await page.locator(`a[href="${href}"]`).first().click();
+      const tab = await opened;
+      await tab.waitForLoadState();
+      expect(tab.url()).toBe(href);
+      await tab.close();
+    } finally {
+      await page.context().unroute(href);
+      await search.fill('');
+    }
+  });
+
   it('shows campaigns, audiences and sync issues of the store', async () => {
     await openView('Campaigns');
     await page.locator('.list-pane tbody tr').first().click();
