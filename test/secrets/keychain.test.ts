@@ -39,6 +39,21 @@ describe.skipIf(!realKeyring)('keychain (real GNOME Keyring over D-Bus)', () => 
   });
 });
 
+describe.skipIf(!realKeyring)('a locked keychain (real GNOME Keyring, locked over D-Bus)', () => {
+  it('says the keychain is locked, instead of failing obscurely or hanging', () => {
+    // Its own private keyring, so locking it cannot disturb the other tests' keyring.
+    const out = execFileSync(
+      process.execPath,
+      ['scripts/with-keyring.mjs', process.execPath, '--import', 'tsx', 'test/secrets/fixtures/locked-keychain.ts'],
+      { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const report = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
+    expect(report.set).toMatchObject({ ok: false, problem: { title: 'The keychain is locked' } });
+    expect(report.selfTest.available).toBe(false);
+    expect(report.selfTest.message).toMatch(/locked/);
+  });
+});
+
 describe('no keychain', () => {
   it('names the missing Secret Service when D-Bus is not there (real keytar, no session bus)', () => {
     // keytar, in a process with no D-Bus session and no display, fails the way it does on a bare Linux box.
