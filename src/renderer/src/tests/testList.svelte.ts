@@ -125,19 +125,21 @@ class TestList {
   async refresh() {
     const generation = ++this.#generation;
     this.#paging = null;
-    void this.#loadFacets(generation);
-    const wanted = Math.max(this.rows.length, PAGE_SIZE);
+    const wanted = Math.max(this.rows.length, FIRST_PAGE_SIZE);
     const query = this.#query();
     const rows: TestRow[] = [];
     let cursor: string | null = null;
     let total: number;
     try {
       do {
-        const page = await api.tests.list({
+        const request = api.tests.list({
           ...query,
           cursor,
           limit: Math.min(2000, wanted - rows.length),
         });
+        // As in reload: rows first, then the chip counts.
+        if (cursor === null) void this.#loadFacets(generation);
+        const page = await request;
         if (generation !== this.#generation) return;
         rows.push(...page.rows);
         cursor = page.nextCursor;
