@@ -1,7 +1,7 @@
 // zod schemas of the API's response envelopes, request bodies and problem details.
 import { z } from 'zod';
 import { Int32, Uuid } from './common';
-import { CustomAudience, Rule, TestStatus } from './resources';
+import { Rule, TestStatus } from './resources';
 
 export const Pagination = z.looseObject({
   page: Int32,
@@ -93,7 +93,4 @@ export const ProblemDetails = z.looseObject({
   instance: z.string().nullable().optional(),
 });
 export type ProblemDetails = z.infer<typeof ProblemDetails>;
-
-/** Created custom audience: the spec does not show the 201 body; we accept the audience or nothing. */
-export const CreatedCustomAudienceResponse = CustomAudience.partial().optional();
 
