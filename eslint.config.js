@@ -75,7 +75,7 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**'],
-    ignores: ['src/main/index.ts', 'src/main/electron/**'],
-    rules: forbid(['electron', '**/renderer/**', '**/preload/**'], 'The core knows nothing of Electron; only src/main/index.ts and src/main/electron/ may import it.'),
+    ignores: ['src/main/index.ts', 'src/main/hosts/electron/**'],
+    rules: forbid(['electron', '**/renderer/**', '**/preload/**'], 'The core knows nothing of Electron; only src/main/hosts/electron/ may import it.'),
   },
 );

@@ -1,7 +1,7 @@
 // List query benchmark: a filtered, sorted first page over 10,000 cached tests, p50 and p95.
 import { join } from 'node:path';
 import { createSimulator } from '../src/simulator';
-import { insertStore, listTests, openDatabase, upsertTests } from '../src/main/db';
+import { insertStore, listTests, openDatabase, upsertTests } from '../src/main/core/db';
 import { TestListInput, type TestSortKey } from '../src/shared/contract';
 import { fmt, percentile, printFigures, withTempDir } from './support';
 

@@ -6,16 +6,16 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/support/chromium';
 import { z } from 'zod';
-import { createCore, DATABASE_FILE } from '../src/main/core';
+import { createCore, DATABASE_FILE } from '../src/main/core/create-core';
 import {
   insertStore,
   openDatabase,
   recordSyncOutcome,
   upsertResults,
   upsertTests,
-} from '../src/main/db';
+} from '../src/main/core/db';
 import { startBrowserHost } from '../src/main/hosts/browser/server';
-import { createMemorySecretStore } from '../src/main/secrets';
+import { createMemorySecretStore } from '../src/main/core/secrets';
 import { isLaunched } from '../src/shared/domain/lifecycle';
 import { createSimulator } from '../src/simulator';
 import { fmt, percentile, printFigures, withTempDir } from './support';

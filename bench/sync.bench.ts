@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createSimulator } from '../src/simulator';
-import { createCore } from '../src/main/core';
-import { createMemorySecretStore } from '../src/main/secrets';
-import { insertStore, openDatabase, upsertTests } from '../src/main/db';
-import { syncAndWait } from '../src/main/sync/wait';
+import { createCore } from '../src/main/core/create-core';
+import { createMemorySecretStore } from '../src/main/core/secrets';
+import { insertStore, openDatabase, upsertTests } from '../src/main/core/db';
+import { syncAndWait } from '../src/main/core/sync/wait';
 import { fmt, printFigures, withTempDir } from './support';
 
 const TESTS = 2000;

@@ -1,6 +1,6 @@
 // Every endpoint of the API, and every error status it defines, through the client over loopback HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/main/api';
+import { createApiClient, type ApiClient } from '../../src/main/core/api';
 import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
 import { failure } from './support/failure';
 import { API_KEY, READ_ONLY_KEY, STORE, serveSim, type ServedSim } from './support/simulator';

@@ -1,6 +1,6 @@
 // Each kind of API failure reads as the problem the UI can act on.
 import { describe, expect, it } from 'vitest';
-import { ApiError, scrubSecret, type ApiErrorKind } from '../../src/main/api/errors';
+import { ApiError, scrubSecret, type ApiErrorKind } from '../../src/main/core/api/errors';
 import { PROBLEM_TYPES } from '../../src/shared/problem';
 
 function error(

@@ -9,7 +9,7 @@ import {
   setAside,
   upsertResults,
   upsertTests,
-} from '../../src/main/db/ingest';
+} from '../../src/main/core/db/ingest';
 import {
   getResults,
   getTestDetail,
@@ -17,11 +17,11 @@ import {
   listAudiences,
   listSetAside,
   listTests,
-} from '../../src/main/db/queries';
-import { deleteStore, storeCounts } from '../../src/main/db/stores';
+} from '../../src/main/core/db/reads';
+import { deleteStore, storeCounts } from '../../src/main/core/db/stores';
 import { TestListInput } from '../../src/shared/contract';
 import { Test, TestResults } from '../../src/shared/api';
-import type { Db } from '../../src/main/db/types';
+import type { Db } from '../../src/main/core/db/types';
 import {
   addStore,
   customAudience,

@@ -5,9 +5,9 @@ import {
   testsNeedingResults,
   upsertResults,
   upsertTests,
-} from '../../src/main/db/ingest';
+} from '../../src/main/core/db/ingest';
 import type { Test } from '../../src/shared/api';
-import type { Db } from '../../src/main/db/types';
+import type { Db } from '../../src/main/core/db/types';
 import { addStore, item, makeResults, makeTest, openTempDb } from './fixtures';
 
 const NOW = '2026-03-01T10:00:00Z';

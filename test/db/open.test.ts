@@ -3,12 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../src/main/db/migrations';
-import { openDatabase } from '../../src/main/db/open';
-import { listTests } from '../../src/main/db/queries';
+import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../src/main/core/db/migrations';
+import { openDatabase } from '../../src/main/core/db/open';
+import { listTests } from '../../src/main/core/db/reads';
 import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
 import { TestListInput } from '../../src/shared/contract';
-import type { Db } from '../../src/main/db/types';
+import type { Db } from '../../src/main/core/db/types';
 import { tempDir } from './fixtures';
 
 const LATEST = MIGRATIONS.length;

@@ -12,7 +12,7 @@ import {
   saveSyncState,
   setAside,
   upsertTests,
-} from '../../src/main/db/ingest';
+} from '../../src/main/core/db/ingest';
 import {
   getResults,
   getTestDetail,
@@ -20,7 +20,7 @@ import {
   listCampaigns,
   listSetAside,
   listTags,
-} from '../../src/main/db/queries';
+} from '../../src/main/core/db/reads';
 import {
   getStoreRow,
   insertStore,
@@ -28,8 +28,8 @@ import {
   recordSyncOutcome,
   storeCounts,
   updateStore,
-} from '../../src/main/db/stores';
-import { openDatabase } from '../../src/main/db/open';
+} from '../../src/main/core/db/stores';
+import { openDatabase } from '../../src/main/core/db/open';
 import { join } from 'node:path';
 import {
   addStore,

@@ -5,8 +5,8 @@ import {
   replaceCampaigns,
   upsertResults,
   upsertTests,
-} from '../../src/main/db/ingest';
-import { listTests, testFacets } from '../../src/main/db/queries';
+} from '../../src/main/core/db/ingest';
+import { listTests, testFacets } from '../../src/main/core/db/reads';
 import {
   TEST_SORT_KEYS,
   TestFilter,
@@ -17,7 +17,7 @@ import {
 } from '../../src/shared/contract';
 import type { Test } from '../../src/shared/api';
 import { ProblemError } from '../../src/shared/problem';
-import type { Db } from '../../src/main/db/types';
+import type { Db } from '../../src/main/core/db/types';
 import {
   addStore,
   item,

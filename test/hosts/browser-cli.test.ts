@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CALL_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../src/shared/http-bridge';
 import { startTsx, waitForLine } from './support/spawn';
 
-const ENTRY = 'src/main/hosts/browser/cli.ts';
+const ENTRY = 'src/main/hosts/browser/main.ts';
 const root = mkdtempSync(join(tmpdir(), 'splitbook-start-browser-'));
 writeFileSync(join(root, 'index.html'), '<!doctype html><title>Splitbook</title>');
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
 import { runTsx, type Finished } from './support/spawn';
 
-const ENTRY = 'src/main/hosts/cli.ts';
+const ENTRY = 'src/main/hosts/cli/main.ts';
 const realKeyring = process.env['SPLITBOOK_TEST_KEYRING'] === '1';
 const root = mkdtempSync(join(tmpdir(), 'splitbook-cli-'));
 let dirs = 0;

@@ -1,6 +1,6 @@
 // CSV cells: RFC 4180 quoting and the spreadsheet formula-injection guard.
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow } from '../../src/main/hosts/csv';
+import { csvCell, csvRow } from '../../src/main/core/reports/csv';
 
 describe('csvCell', () => {
   it.each([

@@ -1,6 +1,6 @@
 // Where the browser host and the CLI keep their data: flag, then env, then the desktop app's own folder.
 import { describe, expect, it } from 'vitest';
-import { resolveDataDir } from '../../src/main/hosts/data-dir';
+import { resolveDataDir } from '../../src/main/hosts/common/data-dir';
 
 const HOME = '/home/ada';
 

@@ -2,8 +2,8 @@
 import { pathToFileURL } from 'node:url';
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { forwardEvents, isTrustedSender, registerHandlers } from '../../src/main/electron/ipc';
-import type { RendererSource } from '../../src/main/electron/renderer-source';
+import { forwardEvents, isTrustedSender, registerHandlers } from '../../src/main/hosts/electron/ipc';
+import type { RendererSource } from '../../src/main/hosts/electron/renderer-source';
 import { CHANNELS } from '../../src/shared/contract';
 import { EVENT_CHANNEL } from '../../src/shared/channels';
 import { PROBLEM_TYPES } from '../../src/shared/problem';

@@ -1,7 +1,7 @@
 // The native menu: usual roles, sync shortcuts instead of reload, and commands sent to the renderer.
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
-import { menuTemplate } from '../../src/main/electron/menu';
+import { menuTemplate } from '../../src/main/hosts/electron/menu';
 import type { MenuCommand } from '../../src/shared/channels';
 
 function flatten(items: readonly MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {

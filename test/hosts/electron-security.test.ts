@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Session, WebContents } from 'electron';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMainWindow, mainWindowOptions } from '../../src/main/electron/window';
+import { createMainWindow, mainWindowOptions } from '../../src/main/hosts/electron/window';
 import {
   applyContentSecurityPolicy,
   denyAllPermissions,
   hardenWebContents,
-} from '../../src/main/electron/security';
-import { openExternalSafely, safeExternalUrl } from '../../src/main/electron/external';
-import type { RendererSource } from '../../src/main/electron/renderer-source';
-import { CONTENT_SECURITY_POLICY } from '../../src/main/hosts/csp';
+} from '../../src/main/hosts/electron/security';
+import { openExternalSafely, safeExternalUrl } from '../../src/main/hosts/electron/external';
+import type { RendererSource } from '../../src/main/hosts/electron/renderer-source';
+import { CONTENT_SECURITY_POLICY } from '../../src/main/hosts/common/csp';
 import { ProblemError } from '../../src/shared/problem';
 import {
   createFakeSession,

@@ -8,7 +8,7 @@ import {
   placeWindow,
   readWindowState,
   writeWindowState,
-} from '../../src/main/electron/window-state';
+} from '../../src/main/hosts/electron/window-state';
 
 const LAPTOP = { x: 0, y: 0, width: 1440, height: 875 };
 const RIGHT_MONITOR = { x: 1440, y: -200, width: 2560, height: 1415 };

@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createKeychainSecretStore, createMemorySecretStore, keychainProblem } from '../../src/main/secrets';
-import { createKeyRing } from '../../src/main/stores/keys';
+import { createKeychainSecretStore, createMemorySecretStore, keychainProblem } from '../../src/main/core/secrets';
+import { createKeyRing } from '../../src/main/core/stores/keys';
 import { ProblemError } from '../../src/shared/problem';
 
 const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestListInput } from '../../src/shared/contract';
-import { createCore, type CoreDeps } from '../../src/main/core';
-import type { Core } from '../../src/main/core-types';
-import { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from '../../src/main/secrets';
+import { createCore, type CoreDeps } from '../../src/main/core/create-core';
+import type { Core } from '../../src/main/core/types';
+import { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from '../../src/main/core/secrets';
 
 export const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';
 
@@ -23,7 +23,7 @@ export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = 
   return createCore({ dataDir, secrets: testSecrets(), host: 'cli', version: '0.0.0-test', ...overrides });
 }
 
-export { nextSyncReport, syncAndWait as syncStore } from '../../src/main/sync/wait';
+export { nextSyncReport, syncAndWait as syncStore } from '../../src/main/core/sync/wait';
 
 /** Every row of the test list for a store, walking the keyset pages. */
 export async function allTestRows(core: Core, storeId: string | null, includeRemoved = false) {

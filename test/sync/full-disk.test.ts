@@ -1,9 +1,9 @@
 // A full disk during a sync: the run ends with a clear problem and the cache keeps what it had.
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createApiClient } from '../../src/main/api';
-import { insertStore, listTests, openDatabase } from '../../src/main/db';
-import { createSyncEngine } from '../../src/main/sync/engine';
+import { createApiClient } from '../../src/main/core/api';
+import { insertStore, listTests, openDatabase } from '../../src/main/core/db';
+import { createSyncEngine } from '../../src/main/core/sync/engine';
 import { TestListInput } from '../../src/shared/contract';
 import { createSimulator } from '../../src/simulator';
 import { tempDir } from '../support/core';

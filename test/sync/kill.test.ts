@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import { DATABASE_FILE } from '../../src/main/core';
+import { DATABASE_FILE } from '../../src/main/core/create-core';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
-import { createMemorySecretStore } from '../../src/main/secrets';
+import { createMemorySecretStore } from '../../src/main/core/secrets';
 
 let served: ServedSimulator | null = null;
 const dir = tempDir();

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createStoreLocks } from '../../src/main/sync/store-lock';
+import { createStoreLocks } from '../../src/main/core/sync/store-lock';
 import { tempDir } from '../support/core';
 
 const dir = tempDir();

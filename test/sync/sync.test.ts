@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLaunched } from '../../src/shared/domain/lifecycle';
 import { createSimulator, serveSimulator, type Simulator, type ServedSimulator } from '../../src/simulator';
-import type { Core } from '../../src/main/core-types';
+import type { Core } from '../../src/main/core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 
 const STORE = 'Acme Outdoor';

@@ -1,5 +1,5 @@
 // The ApiError a call rejects with; anything else (a success, another error) fails the test.
-import { ApiError } from '../../../src/main/api';
+import { ApiError } from '../../../src/main/core/api';
 
 export async function failure(call: Promise<unknown>): Promise<ApiError> {
   try {

@@ -1,5 +1,5 @@
 // The simulator served on loopback with one read-write and one read-only key, and clients for it.
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../../src/main/api';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../../../src/main/core/api';
 import {
   createSimulator,
   serveSimulator,

@@ -6,7 +6,7 @@ import {
   type EventPayload,
   type Services,
 } from '../../../src/shared/contract';
-import type { Core, CoreEventListener } from '../../../src/main/core-types';
+import type { Core, CoreEventListener } from '../../../src/main/core/types';
 
 type Behaviour = (input: unknown) => Promise<unknown>;
 

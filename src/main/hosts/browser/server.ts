@@ -2,10 +2,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import type { Core } from '../../core-types';
+import type { Core } from '../../core/types';
 import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../../shared/http-bridge';
 import { PROBLEM_TYPES, type Problem } from '../../../shared/problem';
-import { dispatch, unexpectedProblem } from '../dispatch';
+import { dispatch, unexpectedProblem } from '../common/dispatch';
 import { streamEvents } from './event-stream';
 import { mediaType, readBody, sendEnvelope, sendProblem, type BodyResult } from './http-utils';
 import { allowedHosts, allowedOrigins, tokensMatch } from './guards';

@@ -10,8 +10,8 @@ import {
   type StoreSummary,
   type TestRow,
 } from '../../../shared/contract';
-import type { Core } from '../../core-types';
-import { csvRow, type CsvValue } from '../csv';
+import type { Core } from '../../core/types';
+import { csvRow, type CsvValue } from '../../core/reports/csv';
 
 const PROGRESS_INTERVAL_MS = 1000;
 

@@ -1,0 +1,337 @@
+// The typed client of one store's Store Experimentation API: one method per endpoint, plus a walk of all test pages.
+import type { z } from 'zod';
+import {
+  ActiveCampaignsResponse,
+  Campaign,
+  CreateCustomAudienceBody,
+  CreateTagBody,
+  CreatedTagResponse,
+  CustomAudience,
+  CustomAudienceListResponse,
+  Test,
+  TestListQuery,
+  TestListResponse,
+  TestResults,
+  UpdateCampaignBody,
+  UpdateTestBody,
+  Uuid,
+  type Pagination,
+} from '../../../shared/api';
+import { problem } from '../../../shared/problem';
+import { sleep as realSleep } from './backoff';
+import { ApiError, scrubSecret } from './errors';
+import { createRequestLimiter, type RequestLimiter } from './limiter';
+import { parseRecords, summarizeZodError, type RejectedRecord } from './records';
+import { createTransport, type ApiReply, type ApiRequest, type RequestEvent } from './transport';
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** The store's limiter, shared by every client of that store; one is created if absent. */
+  limiter?: RequestLimiter;
+  /** Per attempt, body included. Default 15 s. */
+  timeoutMs?: number;
+  /** Attempts per call, the first included. Default 6. */
+  maxAttempts?: number;
+  /** Cap of the exponential backoff between attempts. Default 30 s. */
+  maxBackoffMs?: number;
+  /** A Retry-After longer than this ends the call with a rate-limited error instead of waiting. Default 120 s. */
+  maxRetryAfterMs?: number;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+  /** Called after every attempt, with nothing secret in it. */
+  onRequest?: (event: RequestEvent) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface TestListPage {
+  items: Test[];
+  rejected: RejectedRecord[];
+  pagination: Pagination;
+}
+
+export interface RecordList<T> {
+  items: T[];
+  rejected: RejectedRecord[];
+}
+
+export interface WalkOptions extends CallOptions {
+  /** Default 100. */
+  perPage?: number;
+  /** Default 1: a resumed walk starts where the last one stopped. */
+  startPage?: number;
+}
+
+export interface ApiClient {
+  listTests(query?: TestListQuery, opts?: CallOptions): Promise<TestListPage>;
+  getTest(id: string, opts?: CallOptions): Promise<Test>;
+  updateTest(id: string, body: UpdateTestBody, opts?: CallOptions): Promise<void>;
+  getResults(id: string, opts?: CallOptions): Promise<TestResults>;
+  /** The created audience, or null: the spec does not show the 201 body. */
+  createCustomAudience(
+    body: CreateCustomAudienceBody,
+    opts?: CallOptions,
+  ): Promise<CustomAudience | null>;
+  listCustomAudiences(opts?: CallOptions): Promise<RecordList<CustomAudience>>;
+  /** The updated campaign, or null: the spec does not show the 200 body. */
+  updateCampaign(
+    id: string,
+    body: UpdateCampaignBody,
+    opts?: CallOptions,
+  ): Promise<Campaign | null>;
+  listActiveCampaigns(opts?: CallOptions): Promise<RecordList<Campaign>>;
+  createTag(body: CreateTagBody, opts?: CallOptions): Promise<{ id: string }>;
+  /** Every page of GET /tests in order, ending at `totalPages`, and never endless whatever the server says. */
+  walkTests(opts?: WalkOptions): AsyncGenerator<TestListPage & { page: number }, void, undefined>;
+}
+
+const PREFIX = '/api/public/v1';
+
+/** Beyond the page count the first page announced, a listing may grow this much while we walk it. */
+const WALK_GROWTH_FACTOR = 2;
+const WALK_GROWTH_PAGES = 5;
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = parseBaseUrl(options.baseUrl);
+  const apiKey = checkApiKey(options.apiKey);
+  const host = base.host;
+  const send = createTransport({
+    baseUrl: base.href,
+    host,
+    apiKey,
+    fetch: options.fetch ?? globalThis.fetch,
+    limiter: options.limiter ?? createRequestLimiter(),
+    timeoutMs: positive(options.timeoutMs ?? 15_000, 'timeoutMs'),
+    maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? 6)),
+    maxBackoffMs: Math.max(0, options.maxBackoffMs ?? 30_000),
+    maxRetryAfterMs: Math.max(0, options.maxRetryAfterMs ?? 120_000),
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? realSleep,
+    now: options.now ?? Date.now,
+    onRequest: options.onRequest,
+  });
+
+  /** The body a reader expects, or an invalid-response error that says which part did not fit. */
+  function expect<S extends z.ZodType>(
+    request: ApiRequest,
+    reply: ApiReply,
+    schema: S,
+  ): z.infer<S> {
+    const value = reply.body.kind === 'json' ? reply.body.value : undefined;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const detail =
+      reply.body.kind === 'json'
+        ? summarizeZodError(parsed.error)
+        : 'The answer has no readable body.';
+    throw new ApiError({
+      kind: 'invalid-response',
+      status: reply.status,
+      title: 'Unexpected response',
+      detail: scrubSecret(detail, apiKey),
+      retryable: false,
+      method: request.method,
+      path: request.path,
+      host,
+    });
+  }
+
+  /** A body the spec leaves unshown: the resource when it is one, else null, never an error after a success. */
+  function optional<T>(reply: ApiReply, schema: z.ZodType<T>): T | null {
+    if (reply.body.kind !== 'json') return null;
+    const parsed = schema.safeParse(reply.body.value);
+    return parsed.success ? parsed.data : null;
+  }
+
+  async function call(request: ApiRequest, opts?: CallOptions): Promise<ApiReply> {
+    return send(request, opts?.signal);
+  }
+
+  async function listTests(query: TestListQuery = {}, opts?: CallOptions): Promise<TestListPage> {
+    const q = input(TestListQuery, query, 'The test list query is not valid');
+    const params = new URLSearchParams();
+    if (q.status !== undefined) params.set('status', q.status);
+    if (q.page !== undefined) params.set('page', String(q.page));
+    if (q.perPage !== undefined) params.set('perPage', String(q.perPage));
+    const search = params.toString();
+    const request: ApiRequest = {
+      method: 'GET',
+      path: `${PREFIX}/tests${search ? `?${search}` : ''}`,
+    };
+    const envelope = expect(request, await call(request, opts), TestListResponse);
+    return { ...parseRecords(Test, envelope.data), pagination: envelope.pagination };
+  }
+
+  async function* walkTests(
+    opts: WalkOptions = {},
+  ): AsyncGenerator<TestListPage & { page: number }, void, undefined> {
+    const perPage = opts.perPage ?? 100;
+    let page = opts.startPage ?? 1;
+    let limit: number | null = null;
+    let previousIds: string | null = null;
+    for (;;) {
+      const result = await listTests({ page, perPage }, { signal: opts.signal });
+      const ids = [
+        ...result.items.map((t) => t.id),
+        ...result.rejected.map((r) => r.id ?? '?'),
+      ].join(',');
+      // A server that ignores `page` sends the same records again: that listing never ends.
+      if (previousIds !== null && ids !== '' && ids === previousIds) {
+        throw walkError(page, 'it sent the same page twice');
+      }
+      yield { ...result, page };
+      const { totalPages } = result.pagination;
+      // An empty page means the listing ended early (tests were deleted while we walked).
+      if (page >= totalPages || ids === '') return;
+      limit ??= page + Math.max(totalPages - page, 1) * WALK_GROWTH_FACTOR + WALK_GROWTH_PAGES;
+      if (page >= limit) throw walkError(page, `it still announced more pages after ${page}`);
+      previousIds = ids;
+      page += 1;
+    }
+  }
+
+  function walkError(page: number, why: string): ApiError {
+    return new ApiError({
+      kind: 'invalid-response',
+      status: 200,
+      title: "The test list's pages never end",
+      detail: `Splitbook stopped reading the test list at page ${page}: ${why}.`,
+      retryable: false,
+      method: 'GET',
+      path: `${PREFIX}/tests`,
+      host,
+    });
+  }
+
+  return {
+    listTests,
+    walkTests,
+
+    async getTest(id, opts) {
+      const request: ApiRequest = { method: 'GET', path: `${PREFIX}/tests/${uuid(id)}` };
+      return expect(request, await call(request, opts), Test);
+    },
+
+    async updateTest(id, body, opts) {
+      const request: ApiRequest = {
+        method: 'PATCH',
+        path: `${PREFIX}/tests/${uuid(id)}`,
+        body: input(UpdateTestBody, body, 'The change to the test is not valid'),
+      };
+      await call(request, opts);
+    },
+
+    async getResults(id, opts) {
+      const request: ApiRequest = { method: 'GET', path: `${PREFIX}/tests/${uuid(id)}/results` };
+      return expect(request, await call(request, opts), TestResults);
+    },
+
+    async createCustomAudience(body, opts) {
+      const request: ApiRequest = {
+        method: 'POST',
+        path: `${PREFIX}/custom-audiences`,
+        body: input(CreateCustomAudienceBody, body, 'The custom audience is not valid'),
+      };
+      return optional(await call(request, opts), CustomAudience);
+    },
+
+    async listCustomAudiences(opts) {
+      const request: ApiRequest = { method: 'GET', path: `${PREFIX}/custom-audiences` };
+      const envelope = expect(request, await call(request, opts), CustomAudienceListResponse);
+      return parseRecords(CustomAudience, envelope.customAudiences);
+    },
+
+    async updateCampaign(id, body, opts) {
+      const request: ApiRequest = {
+        method: 'PATCH',
+        path: `${PREFIX}/campaigns/${uuid(id)}`,
+        body: input(UpdateCampaignBody, body, 'The change to the campaign is not valid'),
+      };
+      return optional(await call(request, opts), Campaign);
+    },
+
+    async listActiveCampaigns(opts) {
+      const request: ApiRequest = { method: 'GET', path: `${PREFIX}/campaigns/active` };
+      const envelope = expect(request, await call(request, opts), ActiveCampaignsResponse);
+      return parseRecords(Campaign, envelope.campaigns);
+    },
+
+    async createTag(body, opts) {
+      const request: ApiRequest = {
+        method: 'POST',
+        path: `${PREFIX}/tags`,
+        body: input(CreateTagBody, body, 'The tag is not valid'),
+      };
+      const created = expect(request, await call(request, opts), CreatedTagResponse);
+      return { id: created.id };
+    },
+  };
+}
+
+/** Input is checked before anything is sent: a bad id or body is the caller's mistake, told as a validation problem. */
+function input<S extends z.ZodType>(schema: S, value: unknown, title: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw problem('validation', 400, title, summarizeZodError(parsed.error));
+  return parsed.data;
+}
+
+function uuid(id: string): string {
+  return encodeURIComponent(input(Uuid, id, 'Not a valid id'));
+}
+
+/** The base URL without a trailing slash; only http(s), and never with credentials in it. */
+function parseBaseUrl(raw: string): { href: string; host: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw problem(
+      'validation',
+      400,
+      "The store's API address is not valid",
+      'Enter an address such as https://shop.example.com.',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw problem(
+      'validation',
+      400,
+      "The store's API address is not valid",
+      'The address must start with https:// or http://.',
+    );
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw problem(
+      'validation',
+      400,
+      "The store's API address is not valid",
+      'The address may not carry a user name, password, query or fragment: the key goes in its own field.',
+    );
+  }
+  const href = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return { href, host: url.host };
+}
+
+/** A key that a header cannot carry would make fetch quote it in its error: refuse it first, without echoing it. */
+function checkApiKey(key: string): string {
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw problem(
+      'validation',
+      400,
+      'The API key is not valid',
+      'An API key is one word of printable characters.',
+    );
+  }
+  return key;
+}
+
+function positive(value: number, name: string): number {
+  if (!(value > 0)) throw new RangeError(`${name} must be positive`);
+  return value;
+}

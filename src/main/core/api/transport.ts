@@ -1,0 +1,420 @@
+// One API request with its retries: limiter slot, per-attempt timeout, body read, and the retry rules.
+import { ProblemDetails } from '../../../shared/api';
+import { backoffDelay, parseRetryAfter } from './backoff';
+import { ApiError, scrubSecret, titleForStatus, type ApiErrorKind } from './errors';
+import type { Permit, RequestLimiter } from './limiter';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH';
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path and query below the base URL, starting with `/api/public/v1`. */
+  path: string;
+  body?: unknown;
+}
+
+/** A successful answer's body. GETs always get `json`; a write may get none or an unreadable one. */
+export type ReplyBody =
+  { kind: 'json'; value: unknown } | { kind: 'none' } | { kind: 'unreadable'; reason: string };
+
+export interface ApiReply {
+  status: number;
+  body: ReplyBody;
+}
+
+export interface RequestEvent {
+  method: string;
+  path: string;
+  /** Null when no answer came (network failure, timeout, abort). */
+  status: number | null;
+  attempt: number;
+  ms: number;
+}
+
+export interface TransportConfig {
+  /** Without a trailing slash. */
+  baseUrl: string;
+  host: string;
+  apiKey: string;
+  fetch: typeof fetch;
+  limiter: RequestLimiter;
+  timeoutMs: number;
+  maxAttempts: number;
+  maxBackoffMs: number;
+  maxRetryAfterMs: number;
+  random: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now: () => number;
+  onRequest?: (event: RequestEvent) => void;
+}
+
+export type Transport = (request: ApiRequest, signal?: AbortSignal) => Promise<ApiReply>;
+
+/** Failures that happen before a connection exists: the request surely never reached the server. */
+/** Attempts at a host that could not be connected to before the request fails as offline. */
+export const MAX_UNREACHABLE_ATTEMPTS = 3;
+
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ENOTFOUND: 'the host name is unknown',
+  EAI_AGAIN: 'the host name could not be resolved',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  EADDRNOTAVAIL: 'the address is not available',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection could not be opened in time',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  UND_ERR_SOCKET: 'the connection closed before the answer was complete',
+  ETIMEDOUT: 'the connection timed out',
+  CERT_HAS_EXPIRED: "the server's certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's certificate is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate cannot be verified",
+};
+
+/** What one attempt came to: an answer to return, a failure worth another attempt, or the end. */
+type AttemptOutcome =
+  | { type: 'done'; reply: ApiReply }
+  | { type: 'retry'; error: ApiError; waitMs: number; unreachable?: boolean }
+  | { type: 'fail'; error: ApiError };
+
+/** What came back on the wire, before any rule is applied. */
+type Exchange =
+  | { type: 'answer'; status: number; statusText: string; headers: Headers; text: string }
+  | {
+      type: 'no-answer';
+      status: number | null;
+      cause: 'aborted' | 'timeout' | 'network';
+      code: string | null;
+      reason: string;
+    };
+
+export function createTransport(config: TransportConfig): Transport {
+  const clean = (text: string) => scrubSecret(text, config.apiKey);
+
+  function makeError(
+    request: ApiRequest,
+    kind: ApiErrorKind,
+    status: number | null,
+    title: string,
+    detail: string,
+    retryable: boolean,
+    extra: { retryAfterMs?: number | null; problemType?: string | null } = {},
+  ): ApiError {
+    return new ApiError({
+      kind,
+      status,
+      title: clean(title),
+      detail: clean(detail),
+      retryable,
+      method: request.method,
+      path: clean(request.path),
+      host: clean(config.host),
+      retryAfterMs: extra.retryAfterMs ?? null,
+      problemType:
+        extra.problemType === undefined || extra.problemType === null
+          ? null
+          : clean(extra.problemType),
+    });
+  }
+
+  function aborted(request: ApiRequest): ApiError {
+    return makeError(
+      request,
+      'aborted',
+      null,
+      'Cancelled',
+      'The request was cancelled before it finished.',
+      false,
+    );
+  }
+
+  async function exchange(request: ApiRequest, signal: AbortSignal | undefined): Promise<Exchange> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), config.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+    let status: number | null = null;
+    try {
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${config.apiKey}`,
+        Accept: 'application/json, application/problem+json',
+      };
+      if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await config.fetch(`${config.baseUrl}${request.path}`, {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: combined,
+        // A redirect is reported, not followed: the key must only ever go to the address the user gave.
+        redirect: 'manual',
+      });
+      status = response.status;
+      // The whole body is read inside the attempt and its timeout: a truncated body fails this attempt.
+      const text = await response.text();
+      return {
+        type: 'answer',
+        status,
+        statusText: response.statusText,
+        headers: response.headers,
+        text,
+      };
+    } catch (error) {
+      if (signal?.aborted)
+        return { type: 'no-answer', status, cause: 'aborted', code: null, reason: 'cancelled' };
+      if (timeout.signal.aborted)
+        return { type: 'no-answer', status, cause: 'timeout', code: null, reason: 'timeout' };
+      const code = errorCode(error);
+      const reason = (code && NETWORK_REASONS[code]) ?? describe(error);
+      return { type: 'no-answer', status, cause: 'network', code, reason };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The retry rules, applied to one exchange. */
+  function judge(
+    request: ApiRequest,
+    attempt: number,
+    result: Exchange,
+    permit: Permit,
+  ): AttemptOutcome {
+    const idempotent = request.method === 'GET';
+    const backoff = () => backoffDelay(attempt - 1, config.maxBackoffMs, config.random);
+
+    if (result.type === 'no-answer') {
+      // An answer whose body broke off still cost the server a request.
+      if (result.status === null) permit.failed();
+      else permit.answered();
+      if (result.cause === 'aborted') return { type: 'fail', error: aborted(request) };
+      // A write answered 2xx was applied even if its body broke off: report the success, not a failure to retry by hand.
+      if (!idempotent && result.status !== null && result.status >= 200 && result.status < 300) {
+        return {
+          type: 'done',
+          reply: { status: result.status, body: { kind: 'unreadable', reason: result.reason } },
+        };
+      }
+      if (result.cause === 'timeout') {
+        const error = makeError(
+          request,
+          'timeout',
+          result.status,
+          'Timed out',
+          `${config.host} did not answer within ${seconds(config.timeoutMs)}.`,
+          idempotent,
+        );
+        // A write that timed out may have been applied: sending it again could apply it twice.
+        return idempotent ? { type: 'retry', error, waitMs: backoff() } : { type: 'fail', error };
+      }
+      const notSent =
+        result.status === null && result.code !== null && NOT_SENT_CODES.has(result.code);
+      const safe = idempotent || notSent;
+      const error = makeError(
+        request,
+        'network',
+        result.status,
+        'Network error',
+        `No complete answer from ${config.host}: ${result.reason}.`,
+        safe,
+      );
+      return safe ? { type: 'retry', error, waitMs: backoff(), unreachable: notSent } : { type: 'fail', error };
+    }
+
+    const { status, headers, text } = result;
+    if (status === 429) {
+      const retryAfterMs = parseRetryAfter(headers.get('retry-after'), config.now());
+      const pauseMs = retryAfterMs ?? backoff();
+      permit.throttled(pauseMs);
+      const details = problemDetails(text);
+      const error = makeError(
+        request,
+        'rate-limited',
+        429,
+        details.title ?? titleForStatus(429),
+        details.detail ??
+          `${config.host} asks to wait ${seconds(pauseMs)} before the next request.`,
+        true,
+        { retryAfterMs: pauseMs, problemType: details.type },
+      );
+      // The limiter holds every request of the store until the pause ends: no wait of our own.
+      return pauseMs > config.maxRetryAfterMs
+        ? { type: 'fail', error }
+        : { type: 'retry', error, waitMs: 0 };
+    }
+    permit.answered();
+
+    if (status >= 200 && status < 300) {
+      const body = readBody(status, text);
+      if (body.kind === 'json' || !idempotent) return { type: 'done', reply: { status, body } };
+      const reason = body.kind === 'none' ? 'the body was empty' : body.reason;
+      const error = makeError(
+        request,
+        'invalid-response',
+        status,
+        'Unreadable response',
+        `The answer from ${config.host} is not valid JSON: ${reason}.`,
+        true,
+      );
+      // Malformed bodies are usually a broken transfer; a GET may simply be asked again.
+      return { type: 'retry', error, waitMs: backoff() };
+    }
+
+    if (status >= 300 && status < 400) {
+      const error = makeError(
+        request,
+        'http',
+        status,
+        "The store's API redirected the request",
+        `${config.host} answered ${status} and pointed elsewhere. Check the store's API address.`,
+        false,
+      );
+      return { type: 'fail', error };
+    }
+
+    const details = problemDetails(text);
+    const kind: ApiErrorKind = status === 401 ? 'unauthorized' : 'http';
+    const serverError = status >= 500;
+    const fallbackDetail = `${config.host} answered ${status}${result.statusText ? ` ${result.statusText}` : ''}.`;
+    const error = makeError(
+      request,
+      kind,
+      status,
+      details.title ?? titleForStatus(status),
+      details.detail ?? fallbackDetail,
+      serverError && idempotent,
+      { problemType: details.type },
+    );
+    // A server error on a write may have been applied before it failed: only GETs are asked again.
+    if (!serverError || !idempotent) return { type: 'fail', error };
+    const retryAfterMs = parseRetryAfter(headers.get('retry-after'), config.now());
+    const waitMs = Math.min(retryAfterMs ?? backoff(), config.maxRetryAfterMs);
+    return { type: 'retry', error, waitMs };
+  }
+
+  async function attemptOnce(
+    request: ApiRequest,
+    attempt: number,
+    signal?: AbortSignal,
+  ): Promise<AttemptOutcome> {
+    const pausedMs = config.limiter.pauseRemainingMs();
+    if (pausedMs > config.maxRetryAfterMs) {
+      const error = makeError(
+        request,
+        'rate-limited',
+        null,
+        titleForStatus(429),
+        `${config.host} asked to wait ${seconds(pausedMs)} before the next request.`,
+        true,
+        { retryAfterMs: pausedMs },
+      );
+      return { type: 'fail', error };
+    }
+    let permit: Permit;
+    try {
+      permit = await config.limiter.acquire(signal);
+    } catch {
+      return { type: 'fail', error: aborted(request) };
+    }
+    const started = config.now();
+    const result = await exchange(request, signal);
+    try {
+      config.onRequest?.({
+        method: request.method,
+        path: clean(request.path),
+        status: result.status,
+        attempt,
+        ms: config.now() - started,
+      });
+    } catch {
+      // An observer that throws must not fail the request, nor keep its limiter slot.
+    }
+    return judge(request, attempt, result, permit);
+  }
+
+  return async function send(request, signal) {
+    let unreachable = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      if (signal?.aborted) throw aborted(request);
+      const outcome = await attemptOnce(request, attempt, signal);
+      if (outcome.type === 'done') return outcome.reply;
+      if (outcome.type === 'fail' || attempt >= config.maxAttempts) throw outcome.error;
+      // A host that refuses or cannot be found is offline for now: say so within a second, not after every retry.
+      if (outcome.unreachable && ++unreachable >= MAX_UNREACHABLE_ATTEMPTS) throw outcome.error;
+      if (outcome.waitMs > 0) {
+        try {
+          await config.sleep(outcome.waitMs, signal);
+        } catch {
+          throw aborted(request);
+        }
+      }
+    }
+  };
+}
+
+function readBody(status: number, text: string): ReplyBody {
+  if (status === 204 || text.trim() === '') return { kind: 'none' };
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
+  } catch (error) {
+    return { kind: 'unreadable', reason: describe(error) };
+  }
+}
+
+/** The server's problem details, when its error body carries them; fields may each be missing. */
+function problemDetails(text: string): {
+  type: string | null;
+  title: string | null;
+  detail: string | null;
+} {
+  const none = { type: null, title: null, detail: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return none;
+  }
+  const parsed = ProblemDetails.safeParse(json);
+  if (!parsed.success) return none;
+  const nonEmpty = (s: string | null | undefined) => (s && s.trim() !== '' ? s.trim() : null);
+  return {
+    type: nonEmpty(parsed.data.type),
+    title: nonEmpty(parsed.data.title),
+    detail: nonEmpty(parsed.data.detail),
+  };
+}
+
+/** The system error code of a fetch failure, wherever undici put it (the error, its cause, an AggregateError). */
+function errorCode(error: unknown): string | null {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    if ('code' in current && typeof current.code === 'string') return current.code;
+    if ('cause' in current) queue.push(current.cause);
+    if (current instanceof AggregateError) queue.push(...current.errors);
+  }
+  return null;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? error.cause.message : null;
+    return cause && cause !== error.message ? `${error.message} (${cause})` : error.message;
+  }
+  return String(error);
+}
+
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}

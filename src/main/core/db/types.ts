@@ -1,0 +1,78 @@
+// Types of the cache's own records (stores, sync state, set-aside keys); API and bridge shapes come from src/shared.
+import type Database from 'better-sqlite3';
+import type { Campaign, CustomAudience, Test } from '../../../shared/api';
+import type { Problem } from '../../../shared/problem';
+import type { StoreSummary, SyncOutcome, SyncPhase } from '../../../shared/contract';
+
+/** One open cache: a better-sqlite3 connection with the schema migrated. */
+export type Db = Database.Database;
+
+export type StoreKind = StoreSummary['kind'];
+export type KeyStorage = StoreSummary['keyStorage'];
+
+/** A store as the cache keeps it. There is deliberately no key here: keys never enter SQLite. */
+export type StoreRow = {
+  id: string;
+  name: string;
+  baseUrl: string;
+  kind: StoreKind;
+  keyStorage: KeyStorage;
+  createdAt: string;
+  /** When a sync last finished with data written (outcome ok or partial). */
+  lastSyncedAt: string | null;
+  /** When a sync last finished, whatever its outcome. */
+  lastFinishedAt: string | null;
+  lastOutcome: SyncOutcome | null;
+  lastProblem: Problem | null;
+  /** Order in the store list; new stores go last. */
+  position: number;
+};
+
+export type NewStore = Pick<
+  StoreRow,
+  'id' | 'name' | 'baseUrl' | 'kind' | 'keyStorage' | 'createdAt'
+> & {
+  position?: number;
+};
+
+export type StorePatch = Partial<Pick<StoreRow, 'name' | 'baseUrl' | 'keyStorage' | 'position'>>;
+
+export type SyncOutcomeRecord = {
+  outcome: SyncOutcome;
+  problem: Problem | null;
+  finishedAt: string;
+  /** Null keeps the previous value: a failed sync does not forget when the store was last synced. */
+  lastSyncedAt: string | null;
+};
+
+export type StoreCounts = { tests: number; removed: number; setAside: number };
+
+/** An interrupted run's place, so the next run can resume instead of starting over. */
+export type SyncStateRow = {
+  runId: string;
+  phase: SyncPhase;
+  /** The next page of the test listing to fetch; null outside the tests phase. */
+  nextPage: number | null;
+  startedAt: string;
+  updatedAt: string;
+};
+
+export type SyncStateInput = Omit<SyncStateRow, 'updatedAt'> & { updatedAt?: string };
+
+export type ResourceSyncRow = { resource: string; syncedAt: string };
+
+export const SET_ASIDE_RESOURCES = ['test', 'results', 'campaign', 'audience'] as const;
+export type SetAsideResource = (typeof SET_ASIDE_RESOURCES)[number];
+
+export type TestItem = { test: Test; raw: unknown };
+export type CampaignItem = { campaign: Campaign; raw: unknown };
+export type AudienceItem = { audience: CustomAudience; raw: unknown };
+
+/** How old a live test's cached results may be and still be used: `now` minus their fetchedAt. */
+export type ResultsFreshness = { now: string; liveMaxAgeMs: number };
+
+/** A launched test whose results must be (re)fetched, with what upsertResults wants to record. */
+export type TestNeedingResults = { id: string; updatedAt: string; status: string };
+
+/** A tag as collected from the tests of a store. */
+export type TagRecord = { storeId: string; id: string; name: string; testCount: number };

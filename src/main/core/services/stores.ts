@@ -1,0 +1,187 @@
+// Store services: add, rename, re-key and remove stores, and list them with their sync state.
+import { randomUUID } from 'node:crypto';
+import type { Services, StoreSummary, SyncPhase } from '../../../shared/contract';
+import { problem, ProblemError } from '../../../shared/problem';
+import { createApiClient } from '../api';
+import { ApiError } from '../api/errors';
+import {
+  deleteStore,
+  getResourceSyncs,
+  getStoreRow,
+  insertStore,
+  listStoreRows,
+  storeCounts,
+  updateStore,
+  type Db,
+  type StoreRow,
+} from '../db';
+import type { SyncEngine } from '../sync/engine';
+import type { DemoStore } from '../demo';
+import type { KeyRing } from '../stores/keys';
+
+export const DEMO_STORE_ID = 'demo';
+
+export interface StoreServiceDeps {
+  db: Db;
+  keys: KeyRing;
+  engine: SyncEngine;
+  clock: () => number;
+  fetch: typeof fetch;
+  demoStore: () => DemoStore;
+  /** Drops a store's cached client and limiter (its key or address changed, or it is gone). */
+  forgetClient(storeId: string): void;
+  changed(): void;
+}
+
+export function createStoreServices(deps: StoreServiceDeps) {
+  const { db } = deps;
+  const iso = () => new Date(deps.clock()).toISOString();
+
+  function row(storeId: string): StoreRow {
+    const found = getStoreRow(db, storeId);
+    if (!found)
+      throw problem('notFound', 404, 'Store not found', `There is no store with id ${storeId}.`);
+    return found;
+  }
+
+  function summary(store: StoreRow): StoreSummary {
+    const progress = deps.engine.progress(store.id);
+    const syncing = deps.engine.isRunning(store.id);
+    return {
+      id: store.id,
+      name: store.name,
+      baseUrl: store.baseUrl,
+      kind: store.kind,
+      keyStorage: store.keyStorage,
+      sync: {
+        state: syncing ? 'syncing' : stateOf(store.lastOutcome, store.lastSyncedAt),
+        lastSyncedAt: store.lastSyncedAt,
+        lastAttemptAt: store.lastFinishedAt,
+        lastOutcome: store.lastOutcome,
+        lastProblem: store.lastProblem,
+        progress,
+        resources: resourceTimes(getResourceSyncs(db, store.id)),
+      },
+      counts: storeCounts(db, store.id),
+    };
+  }
+
+  /** One cheap call proves the key and the address before anything is saved. */
+  async function checkKey(baseUrl: string, apiKey: string): Promise<void> {
+    const client = createApiClient({
+      baseUrl,
+      apiKey,
+      fetch: deps.fetch,
+      maxAttempts: 2,
+      timeoutMs: 10_000,
+    });
+    try {
+      await client.listTests({ page: 1, perPage: 1 });
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const p = error.toProblem();
+        throw new ProblemError(
+          p.status === 401
+            ? {
+                ...p,
+                title: 'The API key was refused',
+                detail:
+                  'The store did not accept this key. Copy it again from the store admin (Settings ▸ API Keys).',
+              }
+            : p,
+        );
+      }
+      throw error;
+    }
+  }
+
+  const services: Services['stores'] = {
+    list: async () => listStoreRows(db).map(summary),
+    async add(input) {
+      const baseUrl = input.baseUrl.replace(/\/+$/, '');
+      await checkKey(baseUrl, input.apiKey);
+      const id = randomUUID();
+      const keyStorage = await deps.keys.save(id, input.apiKey, input.sessionOnly);
+      insertStore(db, { id, name: input.name, baseUrl, kind: 'api', keyStorage, createdAt: iso() });
+      deps.changed();
+      return summary(row(id));
+    },
+    async openDemo() {
+      const existing = getStoreRow(db, DEMO_STORE_ID);
+      if (!existing) {
+        const demo = deps.demoStore();
+        insertStore(db, {
+          id: DEMO_STORE_ID,
+          name: demo.name,
+          baseUrl: demo.baseUrl,
+          kind: 'demo',
+          keyStorage: 'none',
+          createdAt: iso(),
+        });
+        void deps.engine.run(DEMO_STORE_ID);
+        deps.changed();
+      }
+      return summary(row(DEMO_STORE_ID));
+    },
+    async rename({ storeId, name }) {
+      row(storeId);
+      updateStore(db, storeId, { name });
+      deps.changed();
+      return summary(row(storeId));
+    },
+    async setKey({ storeId, apiKey, sessionOnly }) {
+      const store = row(storeId);
+      if (store.kind === 'demo')
+        throw problem(
+          'validation',
+          400,
+          'The demo store needs no key',
+          'It runs inside Splitbook.',
+        );
+      await checkKey(store.baseUrl, apiKey);
+      const keyStorage = await deps.keys.save(storeId, apiKey, sessionOnly);
+      updateStore(db, storeId, { keyStorage });
+      deps.forgetClient(storeId);
+      deps.changed();
+      return summary(row(storeId));
+    },
+    async remove({ storeId }) {
+      const store = row(storeId);
+      deps.engine.cancel(storeId);
+      await deps.keys.forget(storeId, store.keyStorage === 'keychain');
+      deleteStore(db, storeId);
+      deps.forgetClient(storeId);
+      deps.changed();
+      return null;
+    },
+  };
+
+  return {
+    services,
+    row,
+    rows: () => listStoreRows(db),
+  };
+}
+
+function resourceTimes(
+  rows: readonly { resource: string; syncedAt: string }[],
+): StoreSummary['sync']['resources'] {
+  const at = (phase: SyncPhase) => rows.find((row) => row.resource === phase)?.syncedAt ?? null;
+  return {
+    tests: at('tests'),
+    results: at('results'),
+    campaigns: at('campaigns'),
+    audiences: at('audiences'),
+  };
+}
+
+/** A store's dot in the sidebar, from its last outcome; "syncing" is decided by the engine. */
+function stateOf(
+  outcome: StoreRow['lastOutcome'],
+  lastSyncedAt: string | null,
+): StoreSummary['sync']['state'] {
+  if (outcome === null) return lastSyncedAt ? 'idle' : 'never';
+  if (outcome === 'offline') return 'offline';
+  if (outcome === 'error') return 'error';
+  return 'idle';
+}

@@ -1,0 +1,50 @@
+// How a failure during a sync becomes the run's outcome and the problem the user sees.
+import type { Problem } from '../../../shared/problem';
+import { PROBLEM_TYPES, ProblemError } from '../../../shared/problem';
+import type { SyncOutcome } from '../../../shared/contract';
+import { ApiError } from '../api/errors';
+
+export interface ClassifiedFailure {
+  outcome: SyncOutcome;
+  problem: Problem | null;
+}
+
+/** Offline and cancel are outcomes of their own: they say nothing is wrong with the store. */
+export function classifyFailure(error: unknown): ClassifiedFailure {
+  if (error instanceof ApiError) {
+    if (error.kind === 'aborted') return { outcome: 'cancelled', problem: null };
+    const p = error.toProblem();
+    return { outcome: p.type === PROBLEM_TYPES.offline ? 'offline' : 'error', problem: p };
+  }
+  if (error instanceof ProblemError) {
+    return { outcome: error.problem.type === PROBLEM_TYPES.offline ? 'offline' : 'error', problem: error.problem };
+  }
+  if (error instanceof Error && error.name === 'AbortError') return { outcome: 'cancelled', problem: null };
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+    return {
+      outcome: 'error',
+      problem: {
+        type: PROBLEM_TYPES.internal,
+        status: 507,
+        title: 'The disk is full',
+        detail: 'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.',
+      },
+    };
+  }
+  return {
+    outcome: 'error',
+    problem: {
+      type: PROBLEM_TYPES.internal,
+      status: 500,
+      title: 'Sync failed unexpectedly',
+      detail: error instanceof Error ? error.message : String(error),
+    },
+  };
+}
+
+/** Errors that end the whole run rather than one record: the store cannot be reached or refuses us. */
+export function isRunFatal(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return ['network', 'timeout', 'aborted', 'unauthorized', 'rate-limited'].includes(error.kind) || error.status === 403;
+}

@@ -1,0 +1,26 @@
+// Starting the real core for the hosts that run under plain Node (browser host, CLI).
+import { readFileSync } from 'node:fs';
+import { createCore, type CoreDeps } from '../../core/create-core';
+import type { Core } from '../../core/types';
+import { createKeychainSecretStore } from '../../core/secrets';
+
+/** The version in package.json (tsx runs from the source tree, so the file is two folders up from src/main). */
+export function appVersion(): string {
+  const pkg: unknown = JSON.parse(
+    readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'),
+  );
+  return typeof pkg === 'object' &&
+    pkg !== null &&
+    'version' in pkg &&
+    typeof pkg.version === 'string'
+    ? pkg.version
+    : '0.0.0';
+}
+
+/** The core with the OS keychain, for a host that is not Electron. */
+export function openCore(
+  host: Exclude<CoreDeps['host'], 'electron'>,
+  dataDir: string,
+): Promise<Core> {
+  return createCore({ dataDir, secrets: createKeychainSecretStore(), host, version: appVersion() });
+}

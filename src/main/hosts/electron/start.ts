@@ -1,0 +1,137 @@
+// Electron host: one locked-down window over the core, the contract served over IPC, events forwarded.
+import { join, resolve } from 'node:path';
+import { app, dialog, ipcMain, Menu, session, type BrowserWindow } from 'electron';
+import { createCore } from '../../core/create-core';
+import type { Core } from '../../core/types';
+import { createKeychainSecretStore } from '../../core/secrets';
+import { openExternalSafely } from './external';
+import { forwardEvents, registerHandlers, sendEvent } from './ipc';
+import { menuTemplate } from './menu';
+import { rendererSource, type RendererSource } from './renderer-source';
+import {
+  applyContentSecurityPolicy,
+  denyAllPermissions,
+  hardenWebContents,
+} from './security';
+import { createMainWindow } from './window';
+import { WINDOW_STATE_FILE } from './window-state';
+
+// Bundled, this file is part of out/main/index.js, which sits beside out/preload and out/renderer.
+const OUT_DIR = join(import.meta.dirname, '..');
+const isMac = process.platform === 'darwin';
+
+/** Boots the Electron host: one instance, a sandboxed window over the core. Called once by src/main/index.ts. */
+export function startElectronHost(): void {
+  const source = rendererSource(
+    process.env['ELECTRON_RENDERER_URL'],
+    app.isPackaged,
+    join(OUT_DIR, 'renderer', 'index.html'),
+  );
+  app.enableSandbox();
+  // Tests and power users point the app at another data folder, as with the browser host and the CLI.
+  const dataDirOverride = process.env['SPLITBOOK_DATA_DIR'];
+  if (dataDirOverride) app.setPath('userData', resolve(dataDirOverride));
+
+  if (app.requestSingleInstanceLock()) {
+    start(source).catch((error: unknown) => {
+      console.error('[splitbook] could not start:', error);
+      dialog.showErrorBox(
+        'Splitbook could not start',
+        error instanceof Error ? error.message : String(error),
+      );
+      app.exit(1);
+    });
+  } else {
+    // Another Splitbook is running: it gets focused (see 'second-instance') and this one leaves.
+    app.quit();
+  }
+}
+
+async function start(source: RendererSource): Promise<void> {
+  let window: BrowserWindow | null = null;
+  const contents = () => (window && !window.isDestroyed() ? window.webContents : null);
+
+  app.on('web-contents-created', (_event, created) =>
+    hardenWebContents(created, source, openExternalSafely),
+  );
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  await app.whenReady();
+  applyContentSecurityPolicy(session.defaultSession);
+  denyAllPermissions(session.defaultSession);
+
+  const core = await createCore({
+    dataDir: app.getPath('userData'),
+    secrets: createKeychainSecretStore(),
+    host: 'electron',
+    version: app.getVersion(),
+    openExternal: openExternalSafely,
+  });
+  closeCoreOnQuit(core);
+  void reportKeychain(core);
+
+  registerHandlers(ipcMain, core, { window: () => window, source });
+  forwardEvents(core, contents);
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        isMac,
+        isDev: source.kind === 'dev',
+        send: (command) => sendEvent(contents(), 'menu.command', { command }),
+      }),
+    ),
+  );
+
+  const openWindow = () => {
+    const created = createMainWindow({
+      source,
+      preloadFile: join(OUT_DIR, 'preload', 'index.cjs'),
+      stateFile: join(app.getPath('userData'), WINDOW_STATE_FILE),
+    });
+    created.on('closed', () => {
+      if (window === created) window = null;
+    });
+    window = created;
+  };
+  openWindow();
+  app.on('activate', () => {
+    if (!window) openWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (!isMac) app.quit();
+  });
+}
+
+/** The keychain self-test runs inside the core at start; the renderer shows its verdict from app.info. */
+async function reportKeychain(core: Core): Promise<void> {
+  try {
+    const info = await core.services.app.info({});
+    if (!info.keychain.available) {
+      console.warn(`[splitbook] keychain unavailable: ${info.keychain.message ?? ''}`);
+    }
+  } catch (error) {
+    console.error('[splitbook] keychain self-test could not run:', error);
+  }
+}
+
+/** Quitting waits for the core to cancel its syncs and close the database. */
+function closeCoreOnQuit(core: Core): void {
+  let state: 'open' | 'closing' | 'closed' = 'open';
+  app.on('will-quit', (event) => {
+    if (state === 'closed') return;
+    event.preventDefault();
+    if (state === 'closing') return;
+    state = 'closing';
+    core
+      .close()
+      .catch((error: unknown) => console.error('[splitbook] could not close cleanly:', error))
+      .finally(() => {
+        state = 'closed';
+        app.quit();
+      });
+  });
+}
