@@ -1,16 +1,184 @@
 // Lint rules, including the architecture's import boundaries (see ARCHITECTURE.md "Import rules").
+import { builtinModules } from 'node:module';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import svelteParser from 'svelte-eslint-parser';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'http', 'https', 'crypto', 'child_process', 'url', 'stream', 'events', 'util'];
+// Allow-lists, not deny-lists: a layer may import only what its row names, so a new folder, package
+// or Node module is forbidden until someone decides it belongs. `types` are allowed as `import type` only.
+const SHARED = ['shared', 'shared/channels', 'shared/contract', 'shared/problem'];
+const pkg = (...names) => names.map((name) => `package:${name}`);
+const LAYERS = {
+  shared: {
+    may: [...SHARED, ...pkg('zod')],
+    why: 'src/shared is pure: it may import only src/shared and zod',
+  },
+  preload: {
+    may: ['preload', 'shared/channels', ...pkg('electron')],
+    types: ['shared/contract', 'shared/problem'],
+    why: 'The sandboxed preload may import only electron, src/shared/channels and types (import type) from the contract and src/shared/problem',
+  },
+  renderer: {
+    may: ['renderer', ...SHARED, ...pkg('svelte', 'chart.js', 'zod')],
+    why: 'The renderer talks only to the Bridge: it may import src/shared and UI packages (svelte, chart.js, zod)',
+  },
+  simulator: {
+    may: ['simulator', ...SHARED, 'node-builtin', ...pkg('zod')],
+    why: 'The simulator stands alone: it may import only src/shared, Node built-ins and zod, never the app',
+  },
+  core: {
+    may: ['core', ...SHARED, 'simulator', 'node-builtin', ...pkg('better-sqlite3', 'keytar', 'zod')],
+    why: 'The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar and zod',
+  },
+  'hosts/common': {
+    may: ['hosts/common', 'core', ...SHARED, 'node-builtin', ...pkg('zod')],
+    why: 'src/main/hosts/common serves every host: it may import the core, src/shared, Node built-ins and zod',
+  },
+  'hosts/browser': {
+    may: ['hosts/browser', 'hosts/common', 'core', ...SHARED, 'node-builtin', ...pkg('zod')],
+    why: 'The browser host may import hosts/common, the core, src/shared, Node built-ins and zod',
+  },
+  'hosts/cli': {
+    may: ['hosts/cli', 'hosts/common', 'core', ...SHARED, 'node-builtin', ...pkg('zod')],
+    why: 'The CLI host may import hosts/common, the core, src/shared, Node built-ins and zod',
+  },
+  'hosts/electron': {
+    may: [
+      'hosts/electron',
+      'hosts/common',
+      'core',
+      ...SHARED,
+      'node-builtin',
+      ...pkg('electron', 'zod'),
+    ],
+    why: 'The Electron host may import electron, hosts/common, the core, src/shared, Node built-ins and zod',
+  },
+  'main-entry': {
+    may: ['hosts/electron'],
+    why: "src/main/index.ts is Electron's entry: it may import only src/main/hosts/electron",
+  },
+};
+// Layers where a computed import()/require() is an error: its target cannot be checked.
+const LITERAL_ONLY = new Set(['shared', 'preload', 'renderer', 'simulator', 'core']);
 
-/** Imports a folder may not make, as no-restricted-imports patterns. */
-function forbid(groups, message) {
-  return { 'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }] };
+const ROOT = import.meta.dirname;
+const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+const HOSTS = ['electron', 'browser', 'cli', 'common'];
+
+/** The layer a repo-relative file (or module path without extension) belongs to, as an importer. */
+function importerLayer(file) {
+  if (!file.startsWith('src/')) return null; // tests, benches, scripts and configs are not layered
+  const target = targetLayer(file.replace(/\.[^/]*$/, ''));
+  if (target === 'main') return 'core'; // any other file under src/main is held to the core's rules
+  if (target.startsWith('shared/')) return 'shared'; // channels, contract and problem are shared too
+  return target in LAYERS ? target : null;
 }
+
+/** The layer a module path (repo-relative, extension and `/index` stripped) belongs to, as a target. */
+function targetLayer(modulePath) {
+  const under = (dir) => modulePath === dir || modulePath.startsWith(`${dir}/`);
+  if (under('src/shared/channels')) return 'shared/channels';
+  if (under('src/shared/contract')) return 'shared/contract';
+  if (under('src/shared/problem')) return 'shared/problem';
+  if (under('src/shared')) return 'shared';
+  if (under('src/preload')) return 'preload';
+  if (under('src/renderer')) return 'renderer';
+  if (under('src/simulator')) return 'simulator';
+  if (under('src/main/core')) return 'core';
+  for (const host of HOSTS) if (under(`src/main/hosts/${host}`)) return `hosts/${host}`;
+  if (modulePath === 'src/main' || modulePath === 'src/main/index') return 'main-entry';
+  if (under('src/main')) return 'main';
+  return 'outside';
+}
+
+/** Classifies an import specifier seen in `file` (absolute): its layer and a name for messages. */
+function classify(specifier, file) {
+  const bare = specifier.replace(/[?#].*$/, '');
+  if (bare.startsWith('.') || path.isAbsolute(bare)) {
+    const absolute = path.resolve(path.dirname(file), bare);
+    const relative = path.relative(ROOT, absolute).split(path.sep).join('/');
+    const modulePath = relative
+      .replace(/\.(svelte\.ts|svelte\.js|d\.ts|ts|tsx|mts|cts|js|mjs|cjs|svelte|json)$/, '')
+      .replace(/\/index$/, '');
+    return {
+      layer: relative.startsWith('..') ? 'outside' : targetLayer(modulePath),
+      name: relative || '.',
+    };
+  }
+  if (bare.startsWith('node:') || NODE_BUILTINS.has(bare)) {
+    return { layer: 'node-builtin', name: `the Node built-in "${bare}"` };
+  }
+  const name = bare.startsWith('@') ? bare.split('/').slice(0, 2).join('/') : bare.split('/')[0];
+  return { layer: `package:${name}`, name: `the package "${name}"` };
+}
+
+/** The string a specifier node spells, or null when it is computed. */
+function literal(node) {
+  if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0)
+    return node.quasis[0].value.cooked;
+  return null;
+}
+
+const layerImports = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Each layer imports only what its allow-list in eslint.config.js names.' },
+    schema: [],
+    messages: {
+      forbidden: '{{why}} — not {{target}} ("{{specifier}}").',
+      typesOnly: '{{why}} — {{target}} ("{{specifier}}") only as `import type`.',
+      computed:
+        '{{why}} — a computed {{kind}} cannot be checked against the layer rules: use a string literal.',
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const layer = importerLayer(path.relative(ROOT, file).split(path.sep).join('/'));
+    if (!layer) return {};
+    const { may, types = [], why } = LAYERS[layer];
+
+    /** Reports `source` unless the allow-list admits it; `typeOnly` when nothing reaches run time. */
+    function check(source, typeOnly, kind) {
+      const specifier = literal(source);
+      if (specifier === null) {
+        if (LITERAL_ONLY.has(layer))
+          context.report({ node: source, messageId: 'computed', data: { why, kind } });
+        return;
+      }
+      const target = classify(specifier, file);
+      if (may.includes(target.layer) || (typeOnly && types.includes(target.layer))) return;
+      const messageId = types.includes(target.layer) ? 'typesOnly' : 'forbidden';
+      context.report({ node: source, messageId, data: { why, target: target.name, specifier } });
+    }
+
+    return {
+      // With verbatimModuleSyntax only a declaration-level `import type` is erased; `import { type X }` still loads.
+      ImportDeclaration: (node) => check(node.source, node.importKind === 'type', 'import'),
+      ExportNamedDeclaration: (node) =>
+        node.source && check(node.source, node.exportKind === 'type', 'export'),
+      ExportAllDeclaration: (node) => check(node.source, node.exportKind === 'type', 'export'),
+      ImportExpression: (node) => check(node.source, false, 'import()'),
+      TSImportEqualsDeclaration: (node) =>
+        node.moduleReference.type === 'TSExternalModuleReference' &&
+        check(node.moduleReference.expression, node.importKind === 'type', 'import'),
+      TSImportType: (node) =>
+        check(node.source ?? node.argument?.literal ?? node.argument, true, 'import()'),
+      CallExpression(node) {
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments.length > 0
+        ) {
+          check(node.arguments[0], false, 'require()');
+        }
+      },
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'bench-results/**'] },
@@ -23,7 +191,10 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -36,46 +207,10 @@ export default tseslint.config(
   {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: forbid(
-      ['**/main/**', '**/preload/**', '**/simulator/**', ...nodeBuiltins, 'better-sqlite3', 'keytar', 'electron'],
-      'The renderer talks only to the Bridge: no main, preload, simulator or Node imports.',
-    ),
   },
   {
-    files: ['src/shared/**'],
-    rules: forbid(
-      ['**/main/**', '**/preload/**', '**/renderer/**', '**/simulator/**', ...nodeBuiltins, 'electron', 'better-sqlite3', 'keytar'],
-      'src/shared is pure: it imports nothing from main, preload, renderer, simulator or Node.',
-    ),
-  },
-  {
-    files: ['src/preload/**'],
-    rules: {
-      ...forbid(
-        ['**/main/**', '**/renderer/**', '**/simulator/**', '**/shared/api/**', '**/shared/domain/**', ...nodeBuiltins],
-        'The preload imports only src/shared/channels and types from the contract.',
-      ),
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '../shared/contract',
-              allowTypeImports: true,
-              message: 'Types only: the sandboxed preload cannot load zod.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/simulator/**'],
-    rules: forbid(['**/main/**', '**/renderer/**', '**/preload/**', 'electron'], 'The simulator stands alone: it imports only src/shared.'),
-  },
-  {
-    files: ['src/main/**'],
-    ignores: ['src/main/index.ts', 'src/main/hosts/electron/**'],
-    rules: forbid(['electron', '**/renderer/**', '**/preload/**'], 'The core knows nothing of Electron; only src/main/hosts/electron/ may import it.'),
+    files: ['src/**'],
+    plugins: { splitbook: { rules: { 'layer-imports': layerImports } } },
+    rules: { 'splitbook/layer-imports': 'error' },
   },
 );

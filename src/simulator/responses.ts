@@ -1,5 +1,6 @@
 // Responses of the simulated API: JSON data, empty successes and RFC 9457 problem details.
 // Data is `application/json`, every error `application/problem+json` with type, title, status, detail.
+import { problemDetails } from '../shared/problem';
 
 /** Problem `type` URIs are this base plus a slug (the spec leaves the values open). */
 export const PROBLEM_TYPE_BASE = 'https://store-api.invalid/problems/';
@@ -32,7 +33,7 @@ export function problem(
   detail: string,
   options: ProblemOptions = {},
 ): Response {
-  const body = { type: PROBLEM_TYPE_BASE + slug, title, status, detail, ...options.members };
+  const body = { ...problemDetails(PROBLEM_TYPE_BASE + slug, status, title, detail), ...options.members };
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/problem+json', ...options.headers },

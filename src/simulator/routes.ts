@@ -12,6 +12,7 @@
 // - PATCH /campaigns/{id}: works on any campaign of the store; `name: null` is 400 (a campaign needs a name);
 //   a name another campaign has (case-insensitive) is 409; 200 with the updated campaign.
 import type { z } from 'zod';
+import { summarizeIssues } from '../shared/validation';
 import {
   CreateCustomAudienceBody,
   CreateTagBody,
@@ -47,17 +48,6 @@ type Endpoint = (context: RouteContext) => Response | Promise<Response>;
 export type Route = { pattern: string; methods: Readonly<Record<string, Endpoint>> };
 
 // ---------- request helpers ----------
-
-/** A validation error as one readable line: unknown fields by name, other issues by path. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `Unknown field(s): ${issue.keys.map((key) => `'${key}'`).join(', ')}`
-        : `${issue.path.length > 0 ? `'${issue.path.join('.')}': ` : ''}${issue.message}`,
-    )
-    .join('; ');
-}
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
@@ -102,7 +92,7 @@ async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<Pars
     };
   }
   const parsed = schema.safeParse(data);
-  if (!parsed.success) return { ok: false, response: badRequest(describeIssues(parsed.error)) };
+  if (!parsed.success) return { ok: false, response: badRequest(summarizeIssues(parsed.error.issues, { root: 'body' })) };
   return { ok: true, value: parsed.data };
 }
 

@@ -80,7 +80,7 @@ describe('the browser host in Chromium', () => {
     await page.waitForFunction(
       () => (globalThis as unknown as { streamOpen?: boolean }).streamOpen === true,
     );
-    test.emit('stores.changed', {});
+    test.emit({ name: 'stores.changed', payload: {} });
     await page.waitForFunction(
       () => (globalThis as unknown as { events: unknown[] }).events.length === 1,
     );

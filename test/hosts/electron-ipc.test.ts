@@ -153,8 +153,8 @@ describe(`forwardEvents ${MOCKED}`, () => {
     const { core, emit, listenerCount } = createTestCore();
     const contents = new FakeWebContents();
     const stop = forwardEvents(core, () => contents as unknown as WebContents);
-    emit('sync.progress', { storeId: 'acme', phase: 'tests', done: 100, total: 400 });
-    emit('stores.changed', {});
+    emit({ name: 'sync.progress', payload: { storeId: 'acme', phase: 'tests', done: 100, total: 400 } });
+    emit({ name: 'stores.changed', payload: {} });
     expect(contents.sent).toEqual([
       [EVENT_CHANNEL, 'sync.progress', { storeId: 'acme', phase: 'tests', done: 100, total: 400 }],
       [EVENT_CHANNEL, 'stores.changed', {}],
@@ -168,10 +168,10 @@ describe(`forwardEvents ${MOCKED}`, () => {
     const contents = new FakeWebContents();
     let target: FakeWebContents | null = null;
     forwardEvents(core, () => target as unknown as WebContents | null);
-    emit('stores.changed', {});
+    emit({ name: 'stores.changed', payload: {} });
     target = contents;
     contents.destroyed = true;
-    emit('stores.changed', {});
+    emit({ name: 'stores.changed', payload: {} });
     expect(contents.sent).toEqual([]);
   });
 });

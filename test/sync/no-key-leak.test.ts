@@ -23,7 +23,7 @@ it('keeps the key out of SQLite, the WAL and the logs, even through failures', a
   }
   const core = await startCore(dir.path);
   const events: string[] = [];
-  core.subscribe((event, payload) => events.push(`${event} ${JSON.stringify(payload)}`));
+  core.subscribe((event) => events.push(`${event.name} ${JSON.stringify(event.payload)}`));
 
   const store = await core.services.stores.add({ name: 'Acme', baseUrl: served.url, apiKey, sessionOnly: false });
   const report = await syncStore(core, store.id);

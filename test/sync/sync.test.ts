@@ -36,6 +36,19 @@ afterEach(async () => {
 });
 
 describe('a full sync', () => {
+  it('emits one fact per event: a finished sync is one sync.finished and no stores.changed after it', async () => {
+    const store = await addStore();
+    const names: string[] = [];
+    core.subscribe((event) => names.push(event.name));
+    await syncStore(core, store.id);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const finished = names.indexOf('sync.finished');
+    expect(names.filter((name) => name === 'sync.finished')).toHaveLength(1);
+    expect(names.slice(finished + 1)).not.toContain('stores.changed');
+    // The start of a sync is its own fact: the store list shows it as syncing.
+    expect(names[0]).toBe('stores.changed');
+  });
+
   it('caches every test, the results of every launched test, active campaigns and custom audiences', async () => {
     const store = await addStore();
     const report = await syncStore(core, store.id);
@@ -115,7 +128,7 @@ describe('a full sync', () => {
     const second = await core.services.sync.start({ storeId: store.id });
     expect(first.started).toBe(true);
     expect(second.started).toBe(false);
-    const finished = new Promise((resolve) => core.subscribe((event, p) => event === 'sync.finished' && resolve(p)));
+    const finished = new Promise((resolve) => core.subscribe((event) => event.name === 'sync.finished' && resolve(event.payload)));
     expect((await core.services.sync.cancel({ storeId: store.id })).cancelled).toBe(true);
     expect(await finished).toMatchObject({ outcome: 'cancelled', problem: null });
   });
@@ -187,7 +200,7 @@ describe('stores', () => {
   it('opens the demo store in-process and syncs it with no key and no network', async () => {
     const demoCore = await startCore(tempDir().path, { demo: { tests: 60 } });
     const finished = new Promise((resolve) =>
-      demoCore.subscribe((event, p) => event === 'sync.finished' && resolve(p)),
+      demoCore.subscribe((event) => event.name === 'sync.finished' && resolve(event.payload)),
     );
     const demo = await demoCore.services.stores.openDemo({});
     expect(demo).toMatchObject({ kind: 'demo', keyStorage: 'none' });

@@ -1,7 +1,7 @@
 // The core: one database, the key ring, the sync engine and every contract service, free of any host.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventName, EventPayload, Services } from '../../shared/contract';
+import type { CoreEvent, Services } from '../../shared/contract';
 import { problem } from '../../shared/problem';
 import { createApiClient, createRequestLimiter, type ApiClient, type RequestLimiter } from './api';
 import type { Core, CoreEventListener } from './types';
@@ -38,8 +38,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const db = openDatabase(join(deps.dataDir, DATABASE_FILE));
 
   const listeners = new Set<CoreEventListener>();
-  function emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
-    for (const listener of listeners) listener(event, payload);
+  function emit(event: CoreEvent): void {
+    for (const listener of listeners) listener(event);
   }
 
   const keychainStatus: Promise<KeychainStatus> = deps.secrets.selfTest();
@@ -78,11 +78,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     lock: createStoreLocks(deps.dataDir),
     clientFor,
     clock,
-    onProgress: (progress) => emit('sync.progress', progress),
-    onFinished: (report) => {
-      emit('sync.finished', report);
-      emit('stores.changed', {});
-    },
+    onProgress: (progress) => emit({ name: 'sync.progress', payload: progress }),
+    // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
+    onFinished: (report) => emit({ name: 'sync.finished', payload: report }),
   });
 
   const stores = createStoreServices({
@@ -96,7 +94,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       clients.delete(storeId);
       limiters.delete(storeId);
     },
-    changed: () => emit('stores.changed', {}),
+    changed: () => emit({ name: 'stores.changed', payload: {} }),
   });
 
   const queries = createQueryServices(db);
@@ -119,7 +117,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         stores.row(storeId);
         if (engine.isRunning(storeId)) return { started: false };
         void engine.run(storeId);
-        emit('stores.changed', {});
+        emit({ name: 'stores.changed', payload: {} });
         return { started: true };
       },
       async startAll() {
@@ -129,7 +127,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           void engine.run(row.id);
           started.push(row.id);
         }
-        if (started.length > 0) emit('stores.changed', {});
+        if (started.length > 0) emit({ name: 'stores.changed', payload: {} });
         return { started };
       },
       async cancel({ storeId }) {

@@ -1,7 +1,8 @@
-// What a host gets from the core: the contract's services, its events, and a way to shut down.
-import type { EventName, EventPayload, Services } from '../../shared/contract';
+// What a host gets from the core: the contract's services, its typed events, and a way to shut down.
+import type { CoreEvent, Services } from '../../shared/contract';
 
-export type CoreEventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
+/** Receives every event the core emits; `event.name` narrows `event.payload`. */
+export type CoreEventListener = (event: CoreEvent) => void;
 
 export interface Core {
   /** One async function per contract method, taking already-parsed input. Throws ProblemError. */

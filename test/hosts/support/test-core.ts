@@ -2,8 +2,7 @@
 // It pins the hosts' translation layer (what reaches the core, what comes back) without a database.
 import {
   contract,
-  type EventName,
-  type EventPayload,
+  type CoreEvent,
   type Services,
 } from '../../../src/shared/contract';
 import type { Core, CoreEventListener } from '../../../src/main/core/types';
@@ -42,8 +41,8 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
   return {
     core,
     calls,
-    emit<E extends EventName>(event: E, payload: EventPayload<E>) {
-      for (const listener of listeners) listener(event, payload);
+    emit(event: CoreEvent) {
+      for (const listener of listeners) listener(event);
     },
     listenerCount: () => listeners.size,
     isClosed: () => closed,

@@ -21,7 +21,8 @@ import { problem } from '../../../shared/problem';
 import { sleep as realSleep } from './backoff';
 import { ApiError, scrubSecret } from './errors';
 import { createRequestLimiter, type RequestLimiter } from './limiter';
-import { parseRecords, summarizeZodError, type RejectedRecord } from './records';
+import { parseRecords, type RejectedRecord } from './records';
+import { summarizeIssues } from '../../../shared/validation';
 import { createTransport, type ApiReply, type ApiRequest, type RequestEvent } from './transport';
 
 export interface ApiClientOptions {
@@ -128,7 +129,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (parsed.success) return parsed.data;
     const detail =
       reply.body.kind === 'json'
-        ? summarizeZodError(parsed.error)
+        ? summarizeIssues(parsed.error.issues)
         : 'The answer has no readable body.';
     throw new ApiError({
       kind: 'invalid-response',
@@ -277,7 +278,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 /** Input is checked before anything is sent: a bad id or body is the caller's mistake, told as a validation problem. */
 function input<S extends z.ZodType>(schema: S, value: unknown, title: string): z.infer<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw problem('validation', 400, title, summarizeZodError(parsed.error));
+  if (!parsed.success) throw problem('validation', 400, title, summarizeIssues(parsed.error.issues));
   return parsed.data;
 }
 

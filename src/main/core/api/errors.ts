@@ -1,5 +1,5 @@
 // The API client's one error type, and how each kind of failure reads as problem details for the UI.
-import { PROBLEM_TYPES, type Problem } from '../../../shared/problem';
+import { appProblem, type Problem, type ProblemKind } from '../../../shared/problem';
 
 export const API_ERROR_KINDS = [
   'http',
@@ -63,28 +63,28 @@ export class ApiError extends Error {
     switch (this.kind) {
       case 'network':
       case 'timeout':
-        return made('offline', 503, "Cannot reach the store's API", this.detail);
+        return appProblem('offline', 503, "Cannot reach the store's API", this.detail);
       case 'unauthorized':
-        return made(
+        return appProblem(
           'unauthorized',
           401,
           'The API key was refused',
           `${this.host} did not accept the API key. Check the key on the store's API Keys settings page.`,
         );
       case 'invalid-response':
-        return made(
+        return appProblem(
           'api',
           this.status ?? 502,
           'The API sent a response Splitbook cannot read',
           this.detail,
         );
       case 'rate-limited':
-        return made('api', 429, "The store's API asks Splitbook to slow down", this.detail);
+        return appProblem('api', 429, "The store's API asks Splitbook to slow down", this.detail);
       case 'aborted':
         // 499: nginx's "client closed request", the nearest thing HTTP has to "cancelled".
-        return made('api', 499, 'The request was cancelled', this.detail);
+        return appProblem('api', 499, 'The request was cancelled', this.detail);
       case 'http':
-        return made(problemTypeOf(this.status), this.status ?? 502, this.title, this.detail);
+        return appProblem(problemTypeOf(this.status), this.status ?? 502, this.title, this.detail);
     }
   }
 
@@ -107,16 +107,8 @@ export class ApiError extends Error {
   }
 }
 
-function made(
-  type: keyof typeof PROBLEM_TYPES,
-  status: number,
-  title: string,
-  detail: string,
-): Problem {
-  return { type: PROBLEM_TYPES[type], status, title, detail };
-}
 
-function problemTypeOf(status: number | null): keyof typeof PROBLEM_TYPES {
+function problemTypeOf(status: number | null): ProblemKind {
   switch (status) {
     case 400:
     case 422:

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { SyncProgress, SyncReport } from '../../../shared/contract';
 import type { ApiClient, RecordList } from '../api/client';
 import { ApiError } from '../api/errors';
-import { PROBLEM_TYPES } from '../../../shared/problem';
+import { appProblem } from '../../../shared/problem';
 import {
   clearSyncState,
   countSeenInRun,
@@ -103,13 +103,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         outcome: 'error',
         startedAt,
         finishedAt: iso(),
-        problem: {
-          type: PROBLEM_TYPES.conflict,
-          status: 409,
-          title: 'Already syncing in another window',
-          detail:
-            'Another Splitbook process (the app or the command line) is syncing this store. Try again when it is done.',
-        },
+        problem: appProblem('conflict', 409, 'Already syncing in another window', 'Another Splitbook process (the app or the command line) is syncing this store. Try again when it is done.'),
         ...counters,
       };
     }

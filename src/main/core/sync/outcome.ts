@@ -1,6 +1,6 @@
 // How a failure during a sync becomes the run's outcome and the problem the user sees.
 import type { Problem } from '../../../shared/problem';
-import { PROBLEM_TYPES, ProblemError } from '../../../shared/problem';
+import { appProblem, PROBLEM_TYPES, ProblemError } from '../../../shared/problem';
 import type { SyncOutcome } from '../../../shared/contract';
 import { ApiError } from '../api/errors';
 
@@ -24,22 +24,12 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
     return {
       outcome: 'error',
-      problem: {
-        type: PROBLEM_TYPES.internal,
-        status: 507,
-        title: 'The disk is full',
-        detail: 'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.',
-      },
+      problem: appProblem('internal', 507, 'The disk is full', 'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.'),
     };
   }
   return {
     outcome: 'error',
-    problem: {
-      type: PROBLEM_TYPES.internal,
-      status: 500,
-      title: 'Sync failed unexpectedly',
-      detail: error instanceof Error ? error.message : String(error),
-    },
+    problem: appProblem('internal', 500, 'Sync failed unexpectedly', error instanceof Error ? error.message : String(error)),
   };
 }
 

@@ -1,13 +1,13 @@
 // Waiting for a sync's report through the core's events: for callers that want the outcome (CLI, tests, benchmarks).
-import { SyncReport } from '../../../shared/contract';
+import type { SyncReport } from '../../../shared/contract';
 import type { Core } from '../types';
 
 /** Resolves with the report of the next sync of `storeId` to finish. */
 export function nextSyncReport(core: Core, storeId: string): Promise<SyncReport> {
   return new Promise((resolve) => {
-    const stop = core.subscribe((event, payload) => {
-      if (event !== 'sync.finished') return;
-      const report = SyncReport.parse(payload);
+    const stop = core.subscribe((event) => {
+      if (event.name !== 'sync.finished') return;
+      const report = event.payload;
       if (report.storeId !== storeId) return;
       stop();
       resolve(report);

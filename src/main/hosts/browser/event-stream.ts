@@ -22,8 +22,8 @@ export function streamEvents(
   res.write(': connected\n\n');
 
   // JSON.stringify never emits a raw newline, so one `data:` line carries the whole payload.
-  const unsubscribe = core.subscribe((event, payload) => {
-    res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+  const unsubscribe = core.subscribe((event) => {
+    res.write(`event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`);
   });
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
 

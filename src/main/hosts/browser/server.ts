@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path';
 import type { Core } from '../../core/types';
 import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../../shared/http-bridge';
-import { PROBLEM_TYPES, type Problem } from '../../../shared/problem';
+import { appProblem, type Problem, type ProblemKind } from '../../../shared/problem';
 import { dispatch, unexpectedProblem } from '../common/dispatch';
 import { streamEvents } from './event-stream';
 import { mediaType, readBody, sendEnvelope, sendProblem, type BodyResult } from './http-utils';
@@ -149,9 +149,9 @@ function refusal(
   status: number,
   title: string,
   detail: string,
-  type: keyof typeof PROBLEM_TYPES = 'validation',
+  kind: ProblemKind = 'validation',
 ): Problem {
-  return { type: PROBLEM_TYPES[type], status, title, detail };
+  return appProblem(kind, status, title, detail);
 }
 
 const WRONG_HOST = refusal(

@@ -4,9 +4,9 @@ import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import {
   AddStoreInput,
-  SyncProgress,
-  SyncReport,
   TestListInput,
+  type SyncProgress,
+  type SyncReport,
   type StoreSummary,
   type TestRow,
 } from '../../../shared/contract';
@@ -79,16 +79,13 @@ export async function sync(core: Core, io: Io, storeId: string | null): Promise<
   };
 
   // Subscribed before starting, so no event of a fast sync is missed.
-  const unsubscribe = core.subscribe((event, payload) => {
-    // The listener is generic over the event name, so the payload is read back through its schema.
-    const progress = event === 'sync.progress' ? SyncProgress.safeParse(payload) : null;
-    if (progress?.success && shouldPrint(progress.data)) {
-      const p = progress.data;
+  const unsubscribe = core.subscribe((event) => {
+    if (event.name === 'sync.progress' && shouldPrint(event.payload)) {
+      const p = event.payload;
       io.out(`${name(p.storeId)}: ${p.phase} ${p.done}${p.total === null ? '' : `/${p.total}`}`);
     }
-    const finished = event === 'sync.finished' ? SyncReport.safeParse(payload) : null;
-    if (finished?.success) {
-      const report = finished.data;
+    if (event.name === 'sync.finished') {
+      const report = event.payload;
       reports.set(report.storeId, report);
       if (waitingFor && [...waitingFor].every((id) => reports.has(id))) settle();
     }

@@ -1,8 +1,8 @@
 // The one translation every host shares: channel name + raw input -> parsed call -> Envelope (data or problem).
-import type { z } from 'zod';
 import type { Core } from '../../core/types';
+import { summarizeIssues } from '../../../shared/validation';
 import { lookupMethod } from '../../../shared/contract';
-import { PROBLEM_TYPES, ProblemError, type Envelope, type Problem } from '../../../shared/problem';
+import { appProblem, ProblemError, type Envelope, type Problem } from '../../../shared/problem';
 
 /** Calls one contract method by its channel name (`namespace.method`). Never throws. */
 export async function dispatch(
@@ -13,21 +13,11 @@ export async function dispatch(
   const method = lookupMethod(channel);
   const service = method ? findService(core, channel) : null;
   if (!method || !service) {
-    return failure({
-      type: PROBLEM_TYPES.notFound,
-      status: 404,
-      title: 'Unknown method',
-      detail: `There is no method named "${clip(channel, 100)}".`,
-    });
+    return failure(appProblem('notFound', 404, 'Unknown method', `There is no method named "${clip(channel, 100)}".`));
   }
   const parsed = method.input.safeParse(rawInput);
   if (!parsed.success) {
-    return failure({
-      type: PROBLEM_TYPES.validation,
-      status: 400,
-      title: 'Invalid input',
-      detail: summarizeIssues(parsed.error.issues),
-    });
+    return failure(appProblem('validation', 400, 'Invalid input', summarizeIssues(parsed.error.issues, { root: '(input)', max: 10 })));
   }
   try {
     return { ok: true, data: await service(parsed.data) };
@@ -39,24 +29,8 @@ export async function dispatch(
   }
 }
 
-/** "path: message" for each zod issue, joined; `(input)` names the root. */
-export function summarizeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 10)
-    .map(
-      (issue) =>
-        `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)'}: ${issue.message}`,
-    )
-    .join('; ');
-}
-
 export function unexpectedProblem(): Problem {
-  return {
-    type: PROBLEM_TYPES.internal,
-    status: 500,
-    title: 'Unexpected error',
-    detail: 'Something went wrong inside Splitbook. The details were written to its log.',
-  };
+  return appProblem('internal', 500, 'Unexpected error', 'Something went wrong inside Splitbook. The details were written to its log.');
 }
 
 function failure(problem: Problem): Envelope<never> {

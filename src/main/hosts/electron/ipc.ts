@@ -3,7 +3,7 @@ import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'el
 import type { Core } from '../../core/types';
 import { CHANNELS } from '../../../shared/contract';
 import { EVENT_CHANNEL, type ChannelEventName } from '../../../shared/channels';
-import { PROBLEM_TYPES, type Envelope } from '../../../shared/problem';
+import { appProblem, type Envelope } from '../../../shared/problem';
 import { dispatch } from '../common/dispatch';
 import { isAppUrl, type RendererSource } from './renderer-source';
 
@@ -36,12 +36,7 @@ export function isTrustedSender(
 
 const REFUSED: Envelope<never> = {
   ok: false,
-  problem: {
-    type: PROBLEM_TYPES.forbidden,
-    status: 403,
-    title: 'Call refused',
-    detail: 'Only the Splitbook window may call the app.',
-  },
+  problem: appProblem('forbidden', 403, 'Call refused', 'Only the Splitbook window may call the app.'),
 };
 
 /** Registers every contract channel on ipcMain; returns a function that removes them again. */
@@ -77,5 +72,5 @@ export function sendEvent(
 
 /** Forwards every core event to the window's renderer; returns the unsubscribe. */
 export function forwardEvents(core: Core, contents: () => WebContents | null): () => void {
-  return core.subscribe((event, payload) => sendEvent(contents(), event, payload));
+  return core.subscribe((event) => sendEvent(contents(), event.name, event.payload));
 }

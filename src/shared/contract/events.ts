@@ -1,0 +1,23 @@
+// Every event a host forwards to the renderer, and the core's events as one discriminated union.
+import { z } from 'zod';
+import { MENU_COMMANDS } from '../channels';
+import { SyncProgress, SyncReport } from './sync';
+
+export const events = {
+  'sync.progress': SyncProgress,
+  /** A sync ended (whatever its outcome): the one event that says cached data and store state changed. */
+  'sync.finished': SyncReport,
+  /** Stores were added, renamed, re-keyed, removed, or a sync started: the store list is stale. */
+  'stores.changed': z.object({}),
+  /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
+  'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
+} as const;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+/** One event as it travels inside a process: its name and its payload, typed together. */
+export type AppEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName];
+
+/** The events the core itself emits (the menu's come from the Electron host). */
+export type CoreEvent = Exclude<AppEvent, { name: 'menu.command' }>;

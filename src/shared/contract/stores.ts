@@ -1,0 +1,59 @@
+// `stores.*`: the stores Splitbook syncs, their keys and their sync state.
+import { z } from 'zod';
+import { Problem } from '../problem';
+import { Empty, method, StoreId, StoreInput } from './common';
+import { SyncOutcome, SyncProgress, SyncState } from './sync';
+
+export const KEY_STORAGES = ['keychain', 'session', 'none'] as const;
+
+export const StoreSummary = z.object({
+  id: StoreId,
+  name: z.string(),
+  baseUrl: z.string(),
+  /** 'demo' stores run the simulator in-process and need no key. */
+  kind: z.enum(['api', 'demo']),
+  /** Where the key lives: the OS keychain, this session's memory only, or nowhere (demo, or lost). */
+  keyStorage: z.enum(KEY_STORAGES),
+  sync: z.object({
+    state: SyncState,
+    lastSyncedAt: z.string().nullable(),
+    /** When the last sync ended, whatever its outcome (an offline attempt included). */
+    lastAttemptAt: z.string().nullable(),
+    lastOutcome: SyncOutcome.nullable(),
+    lastProblem: Problem.nullable(),
+    progress: SyncProgress.nullable(),
+    /** When each resource was last synced in full, or null when it never was. */
+    resources: z.object({
+      tests: z.string().nullable(),
+      results: z.string().nullable(),
+      campaigns: z.string().nullable(),
+      audiences: z.string().nullable(),
+    }),
+  }),
+  counts: z.object({ tests: z.int(), removed: z.int(), setAside: z.int() }),
+});
+export type StoreSummary = z.infer<typeof StoreSummary>;
+
+export const AddStoreInput = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'Base URL must be an http(s) address' }).max(500),
+  apiKey: z.string().trim().min(1, 'API key is required').max(4096),
+  /** Keep the key in memory for this session only (when no keychain is usable). */
+  sessionOnly: z.boolean().default(false),
+});
+export type AddStoreInput = z.input<typeof AddStoreInput>;
+
+export const stores = {
+  list: method(Empty, z.array(StoreSummary)),
+  add: method(AddStoreInput, StoreSummary),
+  openDemo: method(Empty, StoreSummary),
+  rename: method(StoreInput.extend({ name: z.string().trim().min(1).max(100) }), StoreSummary),
+  setKey: method(
+    StoreInput.extend({
+      apiKey: z.string().trim().min(1).max(4096),
+      sessionOnly: z.boolean().default(false),
+    }),
+    StoreSummary,
+  ),
+  remove: method(StoreInput, z.null()),
+};

@@ -1,0 +1,110 @@
+// `tests.*`: the test list with its filters and facets, one test's detail and its results.
+import { z } from 'zod';
+import { Test, TestResults } from '../api';
+import { method, StoreId } from './common';
+
+export const TEST_SORT_KEYS = [
+  'title',
+  'status',
+  'goal',
+  'startAt',
+  'endAt',
+  'updatedAt',
+  'probabilityToWin',
+  'lift',
+] as const;
+export const TestSortKey = z.enum(TEST_SORT_KEYS);
+export type TestSortKey = z.infer<typeof TestSortKey>;
+
+/** Filters of the test list. `storeId` null means all stores. */
+export const TestFilter = z.object({
+  storeId: StoreId.nullable().default(null),
+  statuses: z.array(z.string().max(64)).max(20).default([]),
+  stage: z.string().max(64).nullable().default(null),
+  goal: z.string().max(200).nullable().default(null),
+  device: z.string().max(200).nullable().default(null),
+  tag: z.string().max(200).nullable().default(null),
+  campaignId: z.string().max(64).nullable().default(null),
+  search: z.string().max(200).default(''),
+  includeRemoved: z.boolean().default(false),
+});
+export type TestFilter = z.infer<typeof TestFilter>;
+export type TestFilterInput = z.input<typeof TestFilter>;
+
+export const TestListInput = TestFilter.extend({
+  sort: z
+    .object({ key: TestSortKey, dir: z.enum(['asc', 'desc']) })
+    .default({ key: 'updatedAt', dir: 'desc' }),
+  /** Opaque keyset cursor from the previous page's `nextCursor`. */
+  cursor: z.string().max(2000).nullable().default(null),
+  limit: z.int().min(1).max(2000).default(500),
+});
+export type TestListInput = z.infer<typeof TestListInput>;
+
+export const TestRow = z.object({
+  storeId: StoreId,
+  storeName: z.string(),
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  stage: z.string(),
+  goal: z.string(),
+  device: z.string(),
+  startAt: z.string().nullable(),
+  endAt: z.string().nullable(),
+  updatedAt: z.string(),
+  campaignName: z.string().nullable(),
+  tags: z.array(z.string()),
+  /** The variant's probability to win from the API's lifecycle, when results are cached. */
+  probabilityToWin: z.number().nullable(),
+  lift: z.number().nullable(),
+  visitors: z.int().nullable(),
+  /** The lifecycle tier of the test's goal ('significant' makes a lift a verdict), when results are cached. */
+  tier: z.string().nullable(),
+  removed: z.boolean(),
+});
+export type TestRow = z.infer<typeof TestRow>;
+
+export const TestPage = z.object({
+  rows: z.array(TestRow),
+  nextCursor: z.string().nullable(),
+  total: z.int(),
+});
+export type TestPage = z.infer<typeof TestPage>;
+
+export const TestRef = z.object({ storeId: StoreId, testId: z.string().max(64) });
+
+export const TestDetail = z.object({
+  storeId: StoreId,
+  storeName: z.string(),
+  test: Test,
+  removed: z.boolean(),
+  syncedAt: z.string(),
+  resultsSyncedAt: z.string().nullable(),
+});
+export type TestDetail = z.infer<typeof TestDetail>;
+
+export const ResultsDetail = z.object({
+  storeId: StoreId,
+  testId: z.string(),
+  results: TestResults,
+  fetchedAt: z.string(),
+});
+export type ResultsDetail = z.infer<typeof ResultsDetail>;
+
+export const Facets = z.object({
+  statusCounts: z.record(z.string(), z.int()),
+  stages: z.array(z.string()),
+  goals: z.array(z.string()),
+  devices: z.array(z.string()),
+  tags: z.array(z.string()),
+  campaigns: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type Facets = z.infer<typeof Facets>;
+
+export const tests = {
+  list: method(TestListInput, TestPage),
+  facets: method(TestFilter, Facets),
+  get: method(TestRef, TestDetail),
+  results: method(TestRef, ResultsDetail.nullable()),
+};

@@ -1,0 +1,301 @@
+// The layer allow-lists in eslint.config.js: every forbidden import is reported, the allowed ones are not.
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root });
+const RULE = 'splitbook/layer-imports';
+
+interface Probe {
+  /** Where the probe pretends to live; nothing is written there (lintText). */
+  file: string;
+  code: string;
+  /** For a forbidden probe: text the message must contain (proves the target was resolved). */
+  mentions?: string;
+}
+
+const RENDERER_LIB = 'src/renderer/src/lib/__lint_probe.ts';
+const RENDERER = 'src/renderer/src/__lint_probe.ts';
+const SHARED = 'src/shared/__lint_probe.ts';
+const PRELOAD = 'src/preload/__lint_probe.ts';
+const CORE = 'src/main/core/__lint_probe.ts';
+const SIMULATOR = 'src/simulator/__lint_probe.ts';
+
+const forbidden: Record<string, Probe> = {
+  'renderer → main (folder index)': {
+    file: RENDERER_LIB,
+    code: `import '../../../main';`,
+    mentions: 'src/main',
+  },
+  'renderer → simulator (folder index)': {
+    file: RENDERER_LIB,
+    code: `import { createSimulator } from '../../../simulator';\nvoid createSimulator;`,
+    mentions: 'src/simulator',
+  },
+  'renderer → main/core/db': {
+    file: RENDERER_LIB,
+    code: `import { openDatabase } from '../../../main/core/db';\nvoid openDatabase;`,
+    mentions: 'src/main/core/db',
+  },
+  'renderer → import() of main/core': {
+    file: RENDERER_LIB,
+    code: `export const core = await import('../../../main/core');`,
+    mentions: 'src/main/core',
+  },
+  'renderer → worker_threads': {
+    file: RENDERER_LIB,
+    code: `import 'worker_threads';`,
+    mentions: 'built-in "worker_threads"',
+  },
+  'renderer → node:net': {
+    file: RENDERER_LIB,
+    code: `import 'node:net';`,
+    mentions: 'built-in "node:net"',
+  },
+  'renderer → zlib': {
+    file: RENDERER_LIB,
+    code: `import { gzipSync } from 'zlib';\nvoid gzipSync;`,
+    mentions: 'built-in "zlib"',
+  },
+  'renderer → better-sqlite3': {
+    file: RENDERER_LIB,
+    code: `import 'better-sqlite3';`,
+    mentions: 'package "better-sqlite3"',
+  },
+  'renderer → electron': {
+    file: RENDERER_LIB,
+    code: `import 'electron';`,
+    mentions: 'package "electron"',
+  },
+  'renderer → preload': {
+    file: RENDERER,
+    code: `import '../../preload';`,
+    mentions: 'src/preload',
+  },
+  'renderer → require(node:fs)': {
+    file: RENDERER_LIB,
+    code: `export const fs = require('node:fs');`,
+    mentions: 'built-in "node:fs"',
+  },
+  'renderer → re-export of main/core': {
+    file: RENDERER_LIB,
+    code: `export * from '../../../main/core';`,
+    mentions: 'src/main/core',
+  },
+  'renderer → computed import()': {
+    file: RENDERER_LIB,
+    code: `const name = 'x';\nexport const m = await import(name);`,
+    mentions: 'computed import()',
+  },
+  'renderer .svelte <script> → node:fs': {
+    file: 'src/renderer/src/components/__LintProbe.svelte',
+    code: `<script lang="ts">\n  import { readFileSync } from 'node:fs';\n  void readFileSync;\n</script>\n`,
+    mentions: 'built-in "node:fs"',
+  },
+  'shared → simulator': { file: SHARED, code: `import '../simulator';`, mentions: 'src/simulator' },
+  'shared → main/core': { file: SHARED, code: `import '../main/core';`, mentions: 'src/main/core' },
+  'shared → node:fs': { file: SHARED, code: `import 'node:fs';`, mentions: 'built-in "node:fs"' },
+  'shared/contract/index.ts → main/core': {
+    file: 'src/shared/contract/__lint_probe.ts',
+    code: `import '../../main/core';`,
+    mentions: 'src/main/core',
+  },
+  'shared/problem.ts → node:fs': {
+    file: 'src/shared/problem.ts', // linted as text: the real file is not touched
+    code: `import 'node:fs';`,
+    mentions: 'built-in "node:fs"',
+  },
+  'preload → zod': {
+    file: PRELOAD,
+    code: `import { z } from 'zod';\nvoid z;`,
+    mentions: 'package "zod"',
+  },
+  'preload → value from shared/problem': {
+    file: PRELOAD,
+    code: `import { problemSchema } from '../shared/problem';\nvoid problemSchema;`,
+    mentions: 'import type',
+  },
+  'preload → value from shared/contract': {
+    file: PRELOAD,
+    code: `import { contract } from '../shared/contract';\nvoid contract;`,
+    mentions: 'import type',
+  },
+  'preload → inline type specifiers (still loads the module)': {
+    file: PRELOAD,
+    code: `import { type Bridge } from '../shared/contract';\nexport type B = Bridge;`,
+    mentions: 'import type',
+  },
+  'preload → node:path': {
+    file: PRELOAD,
+    code: `import 'node:path';`,
+    mentions: 'built-in "node:path"',
+  },
+  'preload → main/core': {
+    file: PRELOAD,
+    code: `import '../main/core';`,
+    mentions: 'src/main/core',
+  },
+  'core → electron (static)': {
+    file: CORE,
+    code: `import { app } from 'electron';\nvoid app;`,
+    mentions: 'package "electron"',
+  },
+  'core → electron (import type)': {
+    file: CORE,
+    code: `import type { App } from 'electron';\nexport type A = App;`,
+    mentions: 'package "electron"',
+  },
+  'core → electron (typeof import())': {
+    file: CORE,
+    code: `export type E = typeof import('electron');`,
+    mentions: 'package "electron"',
+  },
+  'core → electron (await import())': {
+    file: CORE,
+    code: `export const electron = await import('electron');`,
+    mentions: 'package "electron"',
+  },
+  'core → electron (require())': {
+    file: CORE,
+    code: `export const electron = require('electron');`,
+    mentions: 'package "electron"',
+  },
+  'core → electron/main (subpath)': {
+    file: CORE,
+    code: `import 'electron/main';`,
+    mentions: 'package "electron"',
+  },
+  'core → hosts/electron/ipc': {
+    file: CORE,
+    code: `import '../hosts/electron/ipc';`,
+    mentions: 'src/main/hosts/electron/ipc',
+  },
+  'simulator → main/core': {
+    file: SIMULATOR,
+    code: `import '../main/core';`,
+    mentions: 'src/main/core',
+  },
+  'simulator → renderer App.svelte': {
+    file: SIMULATOR,
+    code: `import App from '../renderer/src/App.svelte';\nvoid App;`,
+    mentions: 'src/renderer/src/App.svelte',
+  },
+  'simulator → electron': {
+    file: SIMULATOR,
+    code: `import 'electron';`,
+    mentions: 'package "electron"',
+  },
+  'hosts/browser → electron': {
+    file: 'src/main/hosts/browser/__lint_probe.ts',
+    code: `import 'electron';`,
+    mentions: 'package "electron"',
+  },
+  'hosts/cli → hosts/browser': {
+    file: 'src/main/hosts/cli/__lint_probe.ts',
+    code: `import '../browser/server';`,
+    mentions: 'src/main/hosts/browser/server',
+  },
+  'hosts/common → hosts/electron': {
+    file: 'src/main/hosts/common/__lint_probe.ts',
+    code: `import '../electron/ipc';`,
+    mentions: 'src/main/hosts/electron/ipc',
+  },
+  'main entry → core (not through the Electron host)': {
+    file: 'src/main/index.ts', // linted as text: the real file is not touched
+    code: `import './core/create-core';`,
+    mentions: 'src/main/core/create-core',
+  },
+};
+
+const allowed: Record<string, Probe> = {
+  'renderer → shared/contract': {
+    file: RENDERER,
+    code: `import type { Bridge } from '../../shared/contract';\nexport type B = Bridge;`,
+  },
+  'renderer → chart.js': {
+    file: RENDERER_LIB,
+    code: `import { Chart } from 'chart.js';\nvoid Chart;`,
+  },
+  'renderer → own file by import()': {
+    file: RENDERER_LIB,
+    code: `export const m = await import('./format');`,
+  },
+  'renderer .svelte <script> → svelte and shared': {
+    file: 'src/renderer/src/components/__LintProbe.svelte',
+    code: `<script lang="ts">\n  import { onMount } from 'svelte';\n  import { problemSchema } from '../../../shared/problem';\n  onMount(() => void problemSchema);\n</script>\n`,
+  },
+  'preload → electron': {
+    file: PRELOAD,
+    code: `import { contextBridge } from 'electron';\nvoid contextBridge;`,
+  },
+  'preload → shared/channels': {
+    file: PRELOAD,
+    code: `import { METHOD_NAMES } from '../shared/channels';\nvoid METHOD_NAMES;`,
+  },
+  'preload → import type from shared/contract': {
+    file: PRELOAD,
+    code: `import type { Bridge } from '../shared/contract';\nexport type B = Bridge;`,
+  },
+  'preload → import type from shared/problem': {
+    file: PRELOAD,
+    code: `import type { Problem } from '../shared/problem';\nexport type P = Problem;`,
+  },
+  'core → node:fs': {
+    file: CORE,
+    code: `import { readFileSync } from 'node:fs';\nvoid readFileSync;`,
+  },
+  'core → better-sqlite3': {
+    file: CORE,
+    code: `import Database from 'better-sqlite3';\nvoid Database;`,
+  },
+  'core → shared/problem': {
+    file: CORE,
+    code: `import { problemSchema } from '../../shared/problem';\nvoid problemSchema;`,
+  },
+  'core → import() of keytar': {
+    file: CORE,
+    code: `export const keytar = await import('keytar');`,
+  },
+  'hosts/electron → electron': {
+    file: 'src/main/hosts/electron/__lint_probe.ts',
+    code: `import { app } from 'electron';\nvoid app;`,
+  },
+  'hosts/browser → hosts/common and core': {
+    file: 'src/main/hosts/browser/__lint_probe.ts',
+    code: `import '../common/boot';\nimport '../../core/types';`,
+  },
+  'simulator → shared/api': { file: SIMULATOR, code: `import '../shared/api';` },
+  'simulator → node:http': {
+    file: SIMULATOR,
+    code: `import { createServer } from 'node:http';\nvoid createServer;`,
+  },
+  'tests are not layered': {
+    file: 'test/lint/__lint_probe.ts',
+    code: `import 'electron';\nimport '../../src/main/core/db';\nimport 'node:fs';`,
+  },
+};
+
+async function lint(probe: Probe): Promise<{ layer: string[]; fatal: string[] }> {
+  const [result] = await eslint.lintText(probe.code, { filePath: path.join(root, probe.file) });
+  const messages = result?.messages ?? [];
+  return {
+    layer: messages.filter((m) => m.ruleId === RULE).map((m) => m.message),
+    fatal: messages.filter((m) => m.fatal).map((m) => m.message),
+  };
+}
+
+describe('layer import rules', () => {
+  it.each(Object.entries(forbidden))('reports %s', async (_name, probe) => {
+    const { layer, fatal } = await lint(probe);
+    expect(fatal).toEqual([]);
+    expect(layer.length).toBeGreaterThan(0);
+    if (probe.mentions) expect(layer.join('\n')).toContain(probe.mentions);
+  });
+
+  it.each(Object.entries(allowed))('allows %s', async (_name, probe) => {
+    const { layer, fatal } = await lint(probe);
+    expect(fatal).toEqual([]);
+    expect(layer).toEqual([]);
+  });
+});
