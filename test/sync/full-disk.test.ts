@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createApiClient } from '../../src/main/core/api';
 import { insertStore, listTests, openDatabase } from '../../src/main/core/db';
-import { createSyncEngine } from '../../src/main/core/sync/engine';
+import { createSyncEngine } from '../../src/main/core/sync/run';
 import { TestListInput } from '../../src/shared/contract';
 import { createSimulator } from '../../src/simulator';
 import { tempDir } from '../support/core';

@@ -2,17 +2,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoreEvent, Services } from '../../shared/contract';
-import { problem } from '../../shared/problem';
-import { createApiClient, createRequestLimiter, type ApiClient, type RequestLimiter } from './api';
 import type { Core, CoreEventListener } from './types';
 import { openDatabase } from './db';
-import { createMemorySecretStore, type KeychainStatus, type SecretStore } from './secrets';
+import { createMemorySecretStore, type SecretStore } from './secrets';
 import { createKeyRing } from './stores/keys';
-import { createStoreServices } from './services/stores';
-import { createQueryServices } from './services/reads';
-import { createSyncEngine } from './sync/engine';
+import { createDemoStore, type DemoStore } from './stores/demo';
+import { createStoreRegistry } from './stores/registry';
+import { createSyncEngine } from './sync/run';
 import { createStoreLocks } from './sync/store-lock';
-import { createDemoStore, type DemoStore } from './demo';
+import { createAppService } from './services/app';
+import { createAudiencesService } from './services/audiences';
+import { createCampaignsService } from './services/campaigns';
+import { createStoresService } from './services/stores';
+import { createSyncService } from './services/sync';
+import { createTagsService } from './services/tags';
+import { createTestsService } from './services/tests';
 
 export interface CoreDeps {
   /** Folder of the cache database; created if missing. */
@@ -42,103 +46,42 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     for (const listener of listeners) listener(event);
   }
 
-  const keychainStatus: Promise<KeychainStatus> = deps.secrets.selfTest();
+  const keychain = deps.secrets.selfTest();
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
   let demo: DemoStore | null = null;
-  const demoStore = () => (demo ??= createDemoStore({ clock, ...deps.demo }));
-
-  // One limiter per store for the life of the core, so every request of a store shares its pace.
-  const limiters = new Map<string, RequestLimiter>();
-  const clients = new Map<string, { key: string; client: ApiClient }>();
-
-  async function clientFor(storeId: string): Promise<ApiClient> {
-    const store = stores.row(storeId);
-    if (store.kind === 'demo') {
-      const d = demoStore();
-      return cachedClient(storeId, d.apiKey, d.baseUrl, d.fetch);
-    }
-    return cachedClient(storeId, await keys.get(storeId, store.name), store.baseUrl, fetchImpl);
-  }
-
-  function cachedClient(storeId: string, key: string, baseUrl: string, f: typeof fetch): ApiClient {
-    const cached = clients.get(storeId);
-    if (cached && cached.key === key) return cached.client;
-    let limiter = limiters.get(storeId);
-    if (!limiter) {
-      limiter = createRequestLimiter();
-      limiters.set(storeId, limiter);
-    }
-    const client = createApiClient({ baseUrl, apiKey: key, fetch: f, limiter });
-    clients.set(storeId, { key, client });
-    return client;
-  }
+  const stores = createStoreRegistry({
+    db,
+    keys,
+    fetch: fetchImpl,
+    demoStore: () => (demo ??= createDemoStore({ clock, ...deps.demo })),
+  });
 
   const engine = createSyncEngine({
     db,
     lock: createStoreLocks(deps.dataDir),
-    clientFor,
+    clientFor: stores.clientFor,
     clock,
     onProgress: (progress) => emit({ name: 'sync.progress', payload: progress }),
     // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
     onFinished: (report) => emit({ name: 'sync.finished', payload: report }),
   });
 
-  const stores = createStoreServices({
-    db,
-    keys,
-    engine,
-    clock,
-    fetch: fetchImpl,
-    demoStore,
-    forgetClient: (storeId) => {
-      clients.delete(storeId);
-      limiters.delete(storeId);
-    },
-    changed: () => emit({ name: 'stores.changed', payload: {} }),
-  });
-
-  const queries = createQueryServices(db);
   const services: Services = {
-    app: {
-      async info() {
-        return { version: deps.version, host: deps.host, keychain: await keychainStatus };
-      },
-      async openExternal({ url }) {
-        if (!deps.openExternal) {
-          throw problem('validation', 501, 'Opening links is not available here', 'Copy the link instead.');
-        }
-        await deps.openExternal(url);
-        return null;
-      },
-    },
-    stores: stores.services,
-    sync: {
-      async start({ storeId }) {
-        stores.row(storeId);
-        if (engine.isRunning(storeId)) return { started: false };
-        void engine.run(storeId);
-        emit({ name: 'stores.changed', payload: {} });
-        return { started: true };
-      },
-      async startAll() {
-        const started: string[] = [];
-        for (const row of stores.rows()) {
-          if (engine.isRunning(row.id)) continue;
-          void engine.run(row.id);
-          started.push(row.id);
-        }
-        if (started.length > 0) emit({ name: 'stores.changed', payload: {} });
-        return { started };
-      },
-      async cancel({ storeId }) {
-        return { cancelled: engine.cancel(storeId) };
-      },
-      issues: queries.issues,
-    },
-    tests: queries.tests,
-    campaigns: queries.campaigns,
-    audiences: queries.audiences,
-    tags: queries.tags,
+    app: createAppService({ ...deps, keychain }),
+    stores: createStoresService({
+      db,
+      keys,
+      stores,
+      engine,
+      clock,
+      fetch: fetchImpl,
+      changed: () => emit({ name: 'stores.changed', payload: {} }),
+    }),
+    sync: createSyncService({ db, engine, stores, emit }),
+    tests: createTestsService(db),
+    campaigns: createCampaignsService(db),
+    audiences: createAudiencesService(db),
+    tags: createTagsService(db),
   };
 
   return {

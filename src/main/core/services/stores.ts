@@ -9,40 +9,29 @@ import {
   getResourceSyncs,
   getStoreRow,
   insertStore,
-  listStoreRows,
   storeCounts,
   updateStore,
   type Db,
   type StoreRow,
 } from '../db';
-import type { SyncEngine } from '../sync/engine';
-import type { DemoStore } from '../demo';
+import type { SyncEngine } from '../sync/run';
 import type { KeyRing } from '../stores/keys';
+import { DEMO_STORE_ID, type StoreRegistry } from '../stores/registry';
 
-export const DEMO_STORE_ID = 'demo';
-
-export interface StoreServiceDeps {
+export interface StoresServiceDeps {
   db: Db;
   keys: KeyRing;
+  stores: StoreRegistry;
   engine: SyncEngine;
   clock: () => number;
   fetch: typeof fetch;
-  demoStore: () => DemoStore;
-  /** Drops a store's cached client and limiter (its key or address changed, or it is gone). */
-  forgetClient(storeId: string): void;
   changed(): void;
 }
 
-export function createStoreServices(deps: StoreServiceDeps) {
+export function createStoresService(deps: StoresServiceDeps): Services['stores'] {
   const { db } = deps;
+  const { row } = deps.stores;
   const iso = () => new Date(deps.clock()).toISOString();
-
-  function row(storeId: string): StoreRow {
-    const found = getStoreRow(db, storeId);
-    if (!found)
-      throw problem('notFound', 404, 'Store not found', `There is no store with id ${storeId}.`);
-    return found;
-  }
 
   function summary(store: StoreRow): StoreSummary {
     const progress = deps.engine.progress(store.id);
@@ -95,8 +84,8 @@ export function createStoreServices(deps: StoreServiceDeps) {
     }
   }
 
-  const services: Services['stores'] = {
-    list: async () => listStoreRows(db).map(summary),
+  return {
+    list: async () => deps.stores.rows().map(summary),
     async add(input) {
       const baseUrl = input.baseUrl.replace(/\/+$/, '');
       await checkKey(baseUrl, input.apiKey);
@@ -109,7 +98,7 @@ export function createStoreServices(deps: StoreServiceDeps) {
     async openDemo() {
       const existing = getStoreRow(db, DEMO_STORE_ID);
       if (!existing) {
-        const demo = deps.demoStore();
+        const demo = deps.stores.demoStore();
         insertStore(db, {
           id: DEMO_STORE_ID,
           name: demo.name,
@@ -141,7 +130,7 @@ export function createStoreServices(deps: StoreServiceDeps) {
       await checkKey(store.baseUrl, apiKey);
       const keyStorage = await deps.keys.save(storeId, apiKey, sessionOnly);
       updateStore(db, storeId, { keyStorage });
-      deps.forgetClient(storeId);
+      deps.stores.forget(storeId);
       deps.changed();
       return summary(row(storeId));
     },
@@ -150,16 +139,10 @@ export function createStoreServices(deps: StoreServiceDeps) {
       deps.engine.cancel(storeId);
       await deps.keys.forget(storeId, store.keyStorage === 'keychain');
       deleteStore(db, storeId);
-      deps.forgetClient(storeId);
+      deps.stores.forget(storeId);
       deps.changed();
       return null;
     },
-  };
-
-  return {
-    services,
-    row,
-    rows: () => listStoreRows(db),
   };
 }
 

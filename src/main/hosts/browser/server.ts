@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import type { Core } from '../../core/types';
+import type { Core } from '../../core';
 import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../../shared/http-bridge';
 import { appProblem, type Problem, type ProblemKind } from '../../../shared/problem';
 import { dispatch, unexpectedProblem } from '../common/dispatch';

@@ -10,7 +10,7 @@ import {
   type StoreSummary,
   type TestRow,
 } from '../../../shared/contract';
-import type { Core } from '../../core/types';
+import type { Core } from '../../core';
 import { csvRow, type CsvValue } from '../../core/reports/csv';
 
 const PROGRESS_INTERVAL_MS = 1000;

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { ProblemError } from '../../../shared/problem';
-import type { Core } from '../../core/types';
+import type { Core } from '../../core';
 import { summarizeIssues } from '../../../shared/validation';
 import { addDemo, addStore, exportTests, listStores, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';

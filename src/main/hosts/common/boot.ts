@@ -1,8 +1,6 @@
 // Starting the real core for the hosts that run under plain Node (browser host, CLI).
 import { readFileSync } from 'node:fs';
-import { createCore, type CoreDeps } from '../../core/create-core';
-import type { Core } from '../../core/types';
-import { createKeychainSecretStore } from '../../core/secrets';
+import { createCore, createKeychainSecretStore, type Core, type CoreDeps } from '../../core';
 
 /** The version in package.json (tsx runs from the source tree, so the file is two folders up from src/main). */
 export function appVersion(): string {

@@ -1,5 +1,5 @@
 // The one translation every host shares: channel name + raw input -> parsed call -> Envelope (data or problem).
-import type { Core } from '../../core/types';
+import type { Core } from '../../core';
 import { summarizeIssues } from '../../../shared/validation';
 import { lookupMethod } from '../../../shared/contract';
 import { appProblem, ProblemError, type Envelope, type Problem } from '../../../shared/problem';

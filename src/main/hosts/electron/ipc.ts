@@ -1,6 +1,6 @@
 // The IPC side of the bridge: one handler per contract method, all through one wrapper that checks the sender.
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import type { Core } from '../../core/types';
+import type { Core } from '../../core';
 import { CHANNELS } from '../../../shared/contract';
 import { EVENT_CHANNEL, type ChannelEventName } from '../../../shared/channels';
 import { appProblem, type Envelope } from '../../../shared/problem';

@@ -1,9 +1,7 @@
 // Electron host: one locked-down window over the core, the contract served over IPC, events forwarded.
 import { join, resolve } from 'node:path';
 import { app, dialog, ipcMain, Menu, session, type BrowserWindow } from 'electron';
-import { createCore } from '../../core/create-core';
-import type { Core } from '../../core/types';
-import { createKeychainSecretStore } from '../../core/secrets';
+import { createCore, createKeychainSecretStore, type Core } from '../../core';
 import { openExternalSafely } from './external';
 import { forwardEvents, registerHandlers, sendEvent } from './ipc';
 import { menuTemplate } from './menu';

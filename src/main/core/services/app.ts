@@ -1,0 +1,31 @@
+// `app.*`: the app's version, host and keychain verdict, and opening links outside the app.
+import type { Services } from '../../../shared/contract';
+import { problem } from '../../../shared/problem';
+import type { KeychainStatus } from '../secrets';
+
+export interface AppServiceDeps {
+  version: string;
+  host: 'electron' | 'browser' | 'cli';
+  keychain: Promise<KeychainStatus>;
+  openExternal?: (url: string) => Promise<void>;
+}
+
+export function createAppService(deps: AppServiceDeps): Services['app'] {
+  return {
+    async info() {
+      return { version: deps.version, host: deps.host, keychain: await deps.keychain };
+    },
+    async openExternal({ url }) {
+      if (!deps.openExternal) {
+        throw problem(
+          'validation',
+          501,
+          'Opening links is not available here',
+          'Copy the link instead.',
+        );
+      }
+      await deps.openExternal(url);
+      return null;
+    },
+  };
+}

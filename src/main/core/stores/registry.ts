@@ -1,0 +1,76 @@
+// The stores the core knows: their rows, and an API client per store that shares the store's limiter.
+import { problem } from '../../../shared/problem';
+import {
+  createApiClient,
+  createRequestLimiter,
+  type ApiClient,
+  type RequestLimiter,
+} from '../api';
+import { getStoreRow, listStoreRows, type Db, type StoreRow } from '../db';
+import type { DemoStore } from './demo';
+import type { KeyRing } from './keys';
+
+export const DEMO_STORE_ID = 'demo';
+
+export interface StoreRegistryDeps {
+  db: Db;
+  keys: KeyRing;
+  fetch: typeof fetch;
+  /** The in-process demo store, created on first use. */
+  demoStore: () => DemoStore;
+}
+
+export interface StoreRegistry {
+  /** The store's row; a not-found problem when there is none. */
+  row(storeId: string): StoreRow;
+  rows(): StoreRow[];
+  /** The store's API client with its own limiter. Throws a ProblemError when no key is at hand. */
+  clientFor(storeId: string): Promise<ApiClient>;
+  /** Drops a store's cached client and limiter (its key or address changed, or it is gone). */
+  forget(storeId: string): void;
+  demoStore: () => DemoStore;
+}
+
+export function createStoreRegistry(deps: StoreRegistryDeps): StoreRegistry {
+  // One limiter per store for the life of the core, so every request of a store shares its pace.
+  const limiters = new Map<string, RequestLimiter>();
+  const clients = new Map<string, { key: string; client: ApiClient }>();
+
+  function row(storeId: string): StoreRow {
+    const found = getStoreRow(deps.db, storeId);
+    if (!found)
+      throw problem('notFound', 404, 'Store not found', `There is no store with id ${storeId}.`);
+    return found;
+  }
+
+  function cachedClient(storeId: string, key: string, baseUrl: string, f: typeof fetch): ApiClient {
+    const cached = clients.get(storeId);
+    if (cached && cached.key === key) return cached.client;
+    let limiter = limiters.get(storeId);
+    if (!limiter) {
+      limiter = createRequestLimiter();
+      limiters.set(storeId, limiter);
+    }
+    const client = createApiClient({ baseUrl, apiKey: key, fetch: f, limiter });
+    clients.set(storeId, { key, client });
+    return client;
+  }
+
+  return {
+    row,
+    rows: () => listStoreRows(deps.db),
+    async clientFor(storeId) {
+      const store = row(storeId);
+      if (store.kind === 'demo') {
+        const demo = deps.demoStore();
+        return cachedClient(storeId, demo.apiKey, demo.baseUrl, demo.fetch);
+      }
+      return cachedClient(storeId, await deps.keys.get(storeId, store.name), store.baseUrl, deps.fetch);
+    },
+    forget(storeId) {
+      clients.delete(storeId);
+      limiters.delete(storeId);
+    },
+    demoStore: deps.demoStore,
+  };
+}
