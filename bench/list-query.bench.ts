@@ -10,11 +10,30 @@ export async function benchListQuery(): Promise<void> {
     const sim = createSimulator({ seed: 4, stores: [{ name: 'Big store', tests: 10_000 }] });
     const tests = sim.snapshot('Big store').tests;
     const db = openDatabase(join(dir, 'list.db'));
-    insertStore(db, { id: 's', name: 'Big store', baseUrl: 'http://x', kind: 'api', keyStorage: 'none', createdAt: new Date().toISOString() });
+    insertStore(db, {
+      id: 's',
+      name: 'Big store',
+      baseUrl: 'http://x',
+      kind: 'api',
+      keyStorage: 'none',
+      createdAt: new Date().toISOString(),
+    });
     for (let i = 0; i < tests.length; i += 500) {
-      upsertTests(db, 's', tests.slice(i, i + 500).map((test) => ({ test, raw: test })), 'run', new Date().toISOString());
+      upsertTests(db, {
+        storeId: 's',
+        tests: tests.slice(i, i + 500),
+        runId: 'run',
+        syncedAt: new Date().toISOString(),
+      });
     }
-    const sorts: TestSortKey[] = ['title', 'updatedAt', 'startAt', 'probabilityToWin', 'lift', 'status'];
+    const sorts: TestSortKey[] = [
+      'title',
+      'updatedAt',
+      'startAt',
+      'probabilityToWin',
+      'lift',
+      'status',
+    ];
     const queries = [
       { statuses: ['active', 'completed'] },
       { search: 'ship' },
@@ -26,7 +45,12 @@ export async function benchListQuery(): Promise<void> {
     for (let round = 0; round < 10; round++) {
       for (const filter of queries) {
         for (const key of sorts) {
-          const input = TestListInput.parse({ storeId: 's', ...filter, sort: { key, dir: round % 2 ? 'asc' : 'desc' }, limit: 500 });
+          const input = TestListInput.parse({
+            storeId: 's',
+            ...filter,
+            sort: { key, dir: round % 2 ? 'asc' : 'desc' },
+            limit: 500,
+          });
           const started = performance.now();
           const page = listTests(db, input);
           samples.push(performance.now() - started);
@@ -36,10 +60,13 @@ export async function benchListQuery(): Promise<void> {
     }
     samples.sort((a, b) => a - b);
     db.close();
-    printFigures(`List query over ${tests.length} cached tests (filter + sort, first page of 500, ${samples.length} runs)`, [
-      { name: 'p50', value: `${fmt(percentile(samples, 50), 2)} ms` },
-      { name: 'p95', value: `${fmt(percentile(samples, 95), 2)} ms`, goal: '< 20 ms' },
-      { name: 'max', value: `${fmt(percentile(samples, 100), 2)} ms` },
-    ]);
+    printFigures(
+      `List query over ${tests.length} cached tests (filter + sort, first page of 500, ${samples.length} runs)`,
+      [
+        { name: 'p50', value: `${fmt(percentile(samples, 50), 2)} ms` },
+        { name: 'p95', value: `${fmt(percentile(samples, 95), 2)} ms`, goal: '< 20 ms' },
+        { name: 'max', value: `${fmt(percentile(samples, 100), 2)} ms` },
+      ],
+    );
   });
 }

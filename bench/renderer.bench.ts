@@ -173,18 +173,24 @@ function seedCache(dir: string): { title: string; days: number; withResults: num
     let withResults = 0;
     for (let i = 0; i < tests.length; i += 500) {
       const page = tests.slice(i, i + 500);
-      upsertTests(
-        db,
-        storeId,
-        page.map((test) => ({ test, raw: test })),
-        'bench',
-        now,
-      );
+      upsertTests(db, {
+        storeId: storeId,
+        tests: page,
+        runId: 'bench',
+        syncedAt: now,
+      });
       db.transaction(() => {
         for (const test of page) {
           const results = isLaunched(test.status) ? sim.results(STORE, test.id) : null;
           if (!results) continue;
-          upsertResults(db, storeId, test.id, results, results, now, test.updatedAt, test.status);
+          upsertResults(db, {
+            storeId: storeId,
+            testId: test.id,
+            results: results,
+            fetchedAt: now,
+            testUpdatedAt: test.updatedAt,
+            testStatus: test.status,
+          });
           withResults += 1;
         }
       })();

@@ -23,7 +23,8 @@ export type Figure = { name: string; value: string; goal?: string };
 export function printFigures(title: string, figures: readonly Figure[]): void {
   console.log(`\n${title}`);
   const width = Math.max(...figures.map((f) => f.name.length));
-  for (const f of figures) console.log(`  ${f.name.padEnd(width)}  ${f.value}${f.goal ? `   (goal: ${f.goal})` : ''}`);
+  for (const f of figures)
+    console.log(`  ${f.name.padEnd(width)}  ${f.value}${f.goal ? `   (goal: ${f.goal})` : ''}`);
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);

@@ -38,17 +38,32 @@ export type ProblemKind = keyof typeof PROBLEM_TYPES;
  * The one way a problem-details object is built, by the core, the hosts and the simulator alike.
  * `type` is one of PROBLEM_TYPES for the app's own problems, or the server's URI in the simulator.
  */
-export function problemDetails(type: string, status: number, title: string, detail: string): Problem {
+export function problemDetails(
+  type: string,
+  status: number,
+  title: string,
+  detail: string,
+): Problem {
   return { type, status, title, detail };
 }
 
 /** A problem of one of the app's own kinds. */
-export function appProblem(kind: ProblemKind, status: number, title: string, detail: string): Problem {
+export function appProblem(
+  kind: ProblemKind,
+  status: number,
+  title: string,
+  detail: string,
+): Problem {
   return problemDetails(PROBLEM_TYPES[kind], status, title, detail);
 }
 
 /** The same, as an error to throw from a service. */
-export function problem(kind: ProblemKind, status: number, title: string, detail: string): ProblemError {
+export function problem(
+  kind: ProblemKind,
+  status: number,
+  title: string,
+  detail: string,
+): ProblemError {
   return new ProblemError(appProblem(kind, status, title, detail));
 }
 

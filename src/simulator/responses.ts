@@ -33,7 +33,10 @@ export function problem(
   detail: string,
   options: ProblemOptions = {},
 ): Response {
-  const body = { ...problemDetails(PROBLEM_TYPE_BASE + slug, status, title, detail), ...options.members };
+  const body = {
+    ...problemDetails(PROBLEM_TYPE_BASE + slug, status, title, detail),
+    ...options.members,
+  };
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/problem+json', ...options.headers },

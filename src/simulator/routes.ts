@@ -92,7 +92,11 @@ async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<Pars
     };
   }
   const parsed = schema.safeParse(data);
-  if (!parsed.success) return { ok: false, response: badRequest(summarizeIssues(parsed.error.issues, { root: 'body' })) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      response: badRequest(summarizeIssues(parsed.error.issues, { root: 'body' })),
+    };
   return { ok: true, value: parsed.data };
 }
 

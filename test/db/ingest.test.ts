@@ -9,7 +9,7 @@ import {
   setAside,
   upsertResults,
   upsertTests,
-} from '../../src/main/core/db/ingest';
+} from '../../src/main/core/db';
 import {
   getResults,
   getTestDetail,
@@ -78,7 +78,7 @@ describe('upsertTests', () => {
       stage: 'someday',
       experimentalFlag: { nested: [1, 2, 3] },
     };
-    upsertTests(db, 's1', [{ test: Test.parse(raw), raw }], 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [Test.parse(raw)], runId: 'run-1', syncedAt: NOW });
 
     const detail = getTestDetail(db, 's1', raw.id);
     expect(detail?.test).toEqual(raw);
@@ -94,7 +94,7 @@ describe('upsertTests', () => {
     });
   });
 
-  it('writes typed rows for sides, tags and audiences', () => {
+  it('writes typed rows for tags and custom audiences, and keeps sides and default audiences in the raw record', () => {
     const db = openTempDb();
     addStore(db, 's1');
     const test = makeTest({
@@ -104,16 +104,17 @@ describe('upsertTests', () => {
       defaultAudiences: [defaultAudience(1, 'FR'), defaultAudience(2, 'DE')],
       variant: null,
     });
-    upsertTests(db, 's1', [item(test)], 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
 
-    expect(count(db, 'test_sides')).toBe(1); // no variant side
     expect(count(db, 'test_tags')).toBe(2);
     expect(count(db, 'tags')).toBe(2);
     expect(count(db, 'test_custom_audiences')).toBe(1);
-    expect(count(db, 'default_audiences')).toBe(2);
-    expect(count(db, 'test_default_audiences')).toBe(2);
-    const sideRow = db.prepare(`SELECT side, title, traffic FROM test_sides`).get();
-    expect(sideRow).toEqual({ side: 'control', title: 'Original', traffic: 50 });
+    const detail = getTestDetail(db, 's1', test.id);
+    expect(detail?.test.control).toMatchObject({ title: 'Original', traffic: 50 });
+    expect(detail?.test.variant).toBeNull();
+    expect(detail?.test.defaultAudiences.map((a) => a.id)).toEqual(
+      test.defaultAudiences.map((a) => a.id),
+    );
   });
 
   it('is idempotent: the same page twice leaves the same rows', () => {
@@ -122,10 +123,10 @@ describe('upsertTests', () => {
     const page = [1, 2, 3].map((n) =>
       item(makeTest({ n, tags: [tag(n, `T${n}`)], defaultAudiences: [defaultAudience(1, 'FR')] })),
     );
-    upsertTests(db, 's1', page, 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: page, runId: 'run-1', syncedAt: NOW });
     const before = storeTables(db).map((table) => [table, count(db, table)]);
-    upsertTests(db, 's1', page, 'run-2', NOW);
-    upsertTests(db, 's1', page, 'run-2', NOW);
+    upsertTests(db, { storeId: 's1', tests: page, runId: 'run-2', syncedAt: NOW });
+    upsertTests(db, { storeId: 's1', tests: page, runId: 'run-2', syncedAt: NOW });
     expect(storeTables(db).map((table) => [table, count(db, table)])).toEqual(before);
     expect(count(db, 'tests_raw')).toBe(3);
     expect(count(db, 'tests_fts_docsize')).toBe(3);
@@ -140,17 +141,15 @@ describe('upsertTests', () => {
       title: 'Free shipping bar',
       tags: [tag(1, 'Old'), tag(2, 'Kept')],
     });
-    upsertTests(db, 's1', [item(first)], 'run-1', NOW);
-    upsertResults(
-      db,
-      's1',
-      first.id,
-      makeResults(first.id),
-      makeResults(first.id),
-      NOW,
-      first.updatedAt,
-      first.status,
-    );
+    upsertTests(db, { storeId: 's1', tests: [first], runId: 'run-1', syncedAt: NOW });
+    upsertResults(db, {
+      storeId: 's1',
+      testId: first.id,
+      results: makeResults(first.id),
+      fetchedAt: NOW,
+      testUpdatedAt: first.updatedAt,
+      testStatus: first.status,
+    });
 
     const second = {
       ...first,
@@ -158,14 +157,16 @@ describe('upsertTests', () => {
       tags: [tag(2, 'Kept')],
       updatedAt: '2026-02-10T00:00:00Z',
     };
-    upsertTests(db, 's1', [item(second)], 'run-2', NOW);
+    upsertTests(db, { storeId: 's1', tests: [second], runId: 'run-2', syncedAt: NOW });
 
     expect(listTests(db, TestListInput.parse({})).rows[0]?.tags).toEqual(['Kept']);
     expect(ids(db, { search: 'ship' })).toEqual([]);
     expect(ids(db, { search: 'sticky' })).toEqual([first.id]);
     expect(getResults(db, 's1', first.id)).not.toBeNull();
     expect(listTests(db, TestListInput.parse({})).rows[0]?.probabilityToWin).toBe(0.81);
-    expect(listTests(db, TestListInput.parse({})).rows[0]?.tier).toBe(makeResults(first.id).lifecycle.tier);
+    expect(listTests(db, TestListInput.parse({})).rows[0]?.tier).toBe(
+      makeResults(first.id).lifecycle.tier,
+    );
     searchIndexIsConsistent(db);
   });
 
@@ -173,9 +174,16 @@ describe('upsertTests', () => {
     const db = openTempDb();
     addStore(db, 's1');
     const test = makeTest({ n: 1 });
-    setAside(db, 's1', 'test', test.id, 'title: expected string', { id: test.id }, NOW);
+    setAside(db, {
+      storeId: 's1',
+      resource: 'test',
+      recordId: test.id,
+      error: 'title: expected string',
+      raw: { id: test.id },
+      seenAt: NOW,
+    });
     expect(storeCounts(db, 's1').setAside).toBe(1);
-    upsertTests(db, 's1', [item(test)], 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
     expect(storeCounts(db, 's1').setAside).toBe(0);
   });
 });
@@ -186,10 +194,10 @@ describe('markMissingRemoved', () => {
     addStore(db, 's1');
     const [a, b, c] = [1, 2, 3].map((n) => makeTest({ n }));
     if (!a || !b || !c) throw new Error('fixtures');
-    upsertTests(db, 's1', [a, b, c].map(item), 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [a, b, c], runId: 'run-1', syncedAt: NOW });
     expect(markMissingRemoved(db, 's1', 'run-1')).toBe(0);
 
-    upsertTests(db, 's1', [a, c].map(item), 'run-2', NOW);
+    upsertTests(db, { storeId: 's1', tests: [a, c], runId: 'run-2', syncedAt: NOW });
     expect(markMissingRemoved(db, 's1', 'run-2')).toBe(1);
     expect(markMissingRemoved(db, 's1', 'run-2')).toBe(0); // already marked
     expect(ids(db)).not.toContain(b.id);
@@ -198,7 +206,7 @@ describe('markMissingRemoved', () => {
     expect(getTestDetail(db, 's1', b.id)?.removed).toBe(true);
     expect(storeCounts(db, 's1')).toEqual({ tests: 2, removed: 1, setAside: 0 });
 
-    upsertTests(db, 's1', [a, b, c].map(item), 'run-3', NOW);
+    upsertTests(db, { storeId: 's1', tests: [a, b, c], runId: 'run-3', syncedAt: NOW });
     expect(markMissingRemoved(db, 's1', 'run-3')).toBe(0);
     expect(ids(db)).toContain(b.id);
   });
@@ -207,8 +215,13 @@ describe('markMissingRemoved', () => {
     const db = openTempDb();
     addStore(db, 's1');
     addStore(db, 's2');
-    upsertTests(db, 's1', [item(makeTest({ n: 1 }))], 'run-1', NOW);
-    upsertTests(db, 's2', [item(makeTest({ n: 2 }))], 'run-other', NOW);
+    upsertTests(db, { storeId: 's1', tests: [makeTest({ n: 1 })], runId: 'run-1', syncedAt: NOW });
+    upsertTests(db, {
+      storeId: 's2',
+      tests: [makeTest({ n: 2 })],
+      runId: 'run-other',
+      syncedAt: NOW,
+    });
     expect(markMissingRemoved(db, 's1', 'run-1')).toBe(0);
     expect(storeCounts(db, 's2').removed).toBe(0);
   });
@@ -218,20 +231,34 @@ describe('markMissingRemoved', () => {
     addStore(db, 's1');
     const good = makeTest({ n: 1 });
     const turnedBad = makeTest({ n: 2 });
-    upsertTests(db, 's1', [good, turnedBad].map(item), 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [good, turnedBad], runId: 'run-1', syncedAt: NOW });
 
     // Run 2 lists both, but the second no longer validates; a third, new record is bad too.
-    upsertTests(db, 's1', [item(good)], 'run-2', NOW);
-    setAside(db, 's1', 'test', turnedBad.id, 'status: expected string', { id: turnedBad.id }, NOW);
-    setAside(db, 's1', 'test', uuid(99, 1), 'title: required', { id: uuid(99, 1) }, NOW);
-    markSeenInRun(db, 's1', [turnedBad.id, uuid(99, 1)], 'run-2');
+    upsertTests(db, { storeId: 's1', tests: [good], runId: 'run-2', syncedAt: NOW });
+    setAside(db, {
+      storeId: 's1',
+      resource: 'test',
+      recordId: turnedBad.id,
+      error: 'status: expected string',
+      raw: { id: turnedBad.id },
+      seenAt: NOW,
+    });
+    setAside(db, {
+      storeId: 's1',
+      resource: 'test',
+      recordId: uuid(99, 1),
+      error: 'title: required',
+      raw: { id: uuid(99, 1) },
+      seenAt: NOW,
+    });
+    markSeenInRun(db, { storeId: 's1', testIds: [turnedBad.id, uuid(99, 1)], runId: 'run-2' });
     expect(countSeenInRun(db, 's1', 'run-2')).toBe(3);
     expect(markMissingRemoved(db, 's1', 'run-2')).toBe(0);
     expect(getTestDetail(db, 's1', turnedBad.id)?.test.title).toBe(turnedBad.title); // last good version kept
     expect(listSetAside(db, 's1')).toHaveLength(2);
 
     // Run 3: the bad new record is gone from the server, the other validates again.
-    upsertTests(db, 's1', [good, turnedBad].map(item), 'run-3', NOW);
+    upsertTests(db, { storeId: 's1', tests: [good, turnedBad], runId: 'run-3', syncedAt: NOW });
     expect(countSeenInRun(db, 's1', 'run-3')).toBe(2);
     expect(markMissingRemoved(db, 's1', 'run-3')).toBe(0);
     expect(listSetAside(db, 's1')).toEqual([]);
@@ -240,7 +267,14 @@ describe('markMissingRemoved', () => {
   it('keeps a set-aside test no run claimed, since nothing tells whether it is stale', () => {
     const db = openTempDb();
     addStore(db, 's1');
-    setAside(db, 's1', 'test', null, 'id: expected a UUID', { id: 42 }, NOW);
+    setAside(db, {
+      storeId: 's1',
+      resource: 'test',
+      recordId: null,
+      error: 'id: expected a UUID',
+      raw: { id: 42 },
+      seenAt: NOW,
+    });
     markMissingRemoved(db, 's1', 'run-1');
     expect(listSetAside(db, 's1')).toEqual([
       {
@@ -257,8 +291,16 @@ describe('markMissingRemoved', () => {
     const db = openTempDb();
     addStore(db, 's1');
     const test = makeTest({ n: 1 });
-    upsertTests(db, 's1', [item(test)], 'run-1', NOW);
-    setAside(db, 's1', 'test', test.id, 'bad', {}, NOW, 'run-2');
+    upsertTests(db, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
+    setAside(db, {
+      storeId: 's1',
+      resource: 'test',
+      recordId: test.id,
+      error: 'bad',
+      raw: {},
+      seenAt: NOW,
+      runId: 'run-2',
+    });
     expect(markMissingRemoved(db, 's1', 'run-2')).toBe(0);
     expect(countSeenInRun(db, 's1', 'run-2')).toBe(1);
   });
@@ -268,40 +310,25 @@ describe('upsertResults', () => {
   function seed(db: Db) {
     addStore(db, 's1');
     const test = makeTest({ n: 1 });
-    upsertTests(db, 's1', [item(test)], 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
     return test;
   }
 
-  it('keeps the raw results and writes sides with segments, days and lifecycles', () => {
+  it('keeps the raw results, sides, segments, days and lifecycles included, and copies the list figures to the test', () => {
     const db = openTempDb();
     const test = seed(db);
     const raw = { ...makeResults(test.id), status: 'archived', newMetric: { value: 3 } };
-    upsertResults(db, 's1', test.id, TestResults.parse(raw), raw, NOW, test.updatedAt, test.status);
+    upsertResults(db, {
+      storeId: 's1',
+      testId: test.id,
+      results: TestResults.parse(raw),
+      fetchedAt: NOW,
+      testUpdatedAt: test.updatedAt,
+      testStatus: test.status,
+    });
 
     const detail = getResults(db, 's1', test.id);
     expect(detail).toEqual({ storeId: 's1', testId: test.id, results: raw, fetchedAt: NOW });
-    // control: all + mobile + desktop; variant: all + mobile
-    const sides = db.prepare(`SELECT side, segment FROM result_sides ORDER BY side, segment`).all();
-    expect(sides).toEqual([
-      { side: 'control', segment: 'all' },
-      { side: 'control', segment: 'desktop' },
-      { side: 'control', segment: 'mobile' },
-      { side: 'variant', segment: 'all' },
-      { side: 'variant', segment: 'mobile' },
-    ]);
-    expect(
-      db
-        .prepare(
-          `SELECT visitors, conversions, rpv FROM result_sides WHERE side = 'variant' AND segment = 'all'`,
-        )
-        .get(),
-    ).toEqual({
-      visitors: 1000,
-      conversions: 36,
-      rpv: 1.44,
-    });
-    expect(count(db, 'result_daily')).toBe(4);
-    expect(count(db, 'result_lifecycles')).toBe(2);
     expect(
       db
         .prepare(`SELECT tier, probability_to_win AS p, not_yet_stable AS unstable FROM results`)
@@ -323,7 +350,14 @@ describe('upsertResults', () => {
     const db = openTempDb();
     const test = seed(db);
     const first = makeResults(test.id);
-    upsertResults(db, 's1', test.id, first, first, NOW, test.updatedAt, test.status);
+    upsertResults(db, {
+      storeId: 's1',
+      testId: test.id,
+      results: first,
+      fetchedAt: NOW,
+      testUpdatedAt: test.updatedAt,
+      testStatus: test.status,
+    });
     const second = makeResults(test.id, {
       daily: {},
       lifecycleByGoal: {},
@@ -331,19 +365,19 @@ describe('upsertResults', () => {
       lift: -0.1,
       totalVisitors: 5000,
     });
-    upsertResults(
-      db,
-      's1',
-      test.id,
-      second,
-      second,
-      '2026-03-02T00:00:00Z',
-      test.updatedAt,
-      test.status,
-    );
+    upsertResults(db, {
+      storeId: 's1',
+      testId: test.id,
+      results: second,
+      fetchedAt: '2026-03-02T00:00:00Z',
+      testUpdatedAt: test.updatedAt,
+      testStatus: test.status,
+    });
     expect(count(db, 'results')).toBe(1);
-    expect(count(db, 'result_daily')).toBe(0);
-    expect(count(db, 'result_lifecycles')).toBe(0);
+    expect(count(db, 'results_raw')).toBe(1);
+    const cached = getResults(db, 's1', test.id)?.results;
+    expect(cached?.daily).toEqual({});
+    expect(cached?.lifecycleByGoal).toEqual({});
     expect(listTests(db, TestListInput.parse({})).rows[0]).toMatchObject({
       probabilityToWin: 0.4,
       lift: -0.1,
@@ -354,9 +388,23 @@ describe('upsertResults', () => {
   it('clears the set-aside record of results that now validate', () => {
     const db = openTempDb();
     const test = seed(db);
-    setAside(db, 's1', 'results', test.id, 'lift: expected number', null, NOW);
+    setAside(db, {
+      storeId: 's1',
+      resource: 'results',
+      recordId: test.id,
+      error: 'lift: expected number',
+      raw: null,
+      seenAt: NOW,
+    });
     const results = makeResults(test.id);
-    upsertResults(db, 's1', test.id, results, results, NOW, test.updatedAt, test.status);
+    upsertResults(db, {
+      storeId: 's1',
+      testId: test.id,
+      results: results,
+      fetchedAt: NOW,
+      testUpdatedAt: test.updatedAt,
+      testStatus: test.status,
+    });
     expect(listSetAside(db, 's1')).toEqual([]);
   });
 });
@@ -367,50 +415,40 @@ describe('replaceCampaigns and replaceCustomAudiences', () => {
     addStore(db, 's1');
     addStore(db, 's2');
     const spring = { ...makeCampaign(1, 'Spring'), launchedBy: 'ana' };
-    replaceCampaigns(
-      db,
-      's1',
-      [
-        { campaign: spring, raw: spring },
-        { campaign: makeCampaign(2, 'Summer'), raw: makeCampaign(2, 'Summer') },
-      ],
-      NOW,
-    );
-    replaceCampaigns(
-      db,
-      's2',
-      [{ campaign: makeCampaign(3, 'Other'), raw: makeCampaign(3, 'Other') }],
-      NOW,
-    );
-    replaceCampaigns(db, 's1', [{ campaign: spring, raw: spring }], NOW);
+    replaceCampaigns(db, {
+      storeId: 's1',
+      campaigns: [spring, makeCampaign(2, 'Summer')],
+      syncedAt: NOW,
+    });
+    replaceCampaigns(db, {
+      storeId: 's2',
+      campaigns: [makeCampaign(3, 'Other')],
+      syncedAt: NOW,
+    });
+    replaceCampaigns(db, { storeId: 's1', campaigns: [spring], syncedAt: NOW });
 
     expect(listCampaigns(db, 's1').map((row) => row.campaign)).toEqual([spring]);
     expect(listCampaigns(db, null)).toHaveLength(2);
 
     const eu = customAudience(1, 'EU buyers');
-    replaceCustomAudiences(
-      db,
-      's1',
-      [
-        { audience: eu, raw: eu },
-        { audience: customAudience(2, 'VIP'), raw: customAudience(2, 'VIP') },
-      ],
-      NOW,
-    );
-    replaceCustomAudiences(db, 's1', [{ audience: eu, raw: eu }], NOW);
+    replaceCustomAudiences(db, {
+      storeId: 's1',
+      audiences: [eu, customAudience(2, 'VIP')],
+      syncedAt: NOW,
+    });
+    replaceCustomAudiences(db, { storeId: 's1', audiences: [eu], syncedAt: NOW });
     expect(listAudiences(db, 's1').map((row) => row.audience)).toEqual([eu]);
   });
 
   it('an empty list empties the store', () => {
     const db = openTempDb();
     addStore(db, 's1');
-    replaceCampaigns(
-      db,
-      's1',
-      [{ campaign: makeCampaign(1, 'Spring'), raw: makeCampaign(1, 'Spring') }],
-      NOW,
-    );
-    replaceCampaigns(db, 's1', [], NOW);
+    replaceCampaigns(db, {
+      storeId: 's1',
+      campaigns: [makeCampaign(1, 'Spring')],
+      syncedAt: NOW,
+    });
+    replaceCampaigns(db, { storeId: 's1', campaigns: [], syncedAt: NOW });
     expect(listCampaigns(db, 's1')).toEqual([]);
   });
 });
@@ -430,14 +468,36 @@ describe('deleteStore', () => {
           defaultAudiences: [defaultAudience(1, 'FR')],
         }),
       );
-      upsertTests(db, storeId, tests.map(item), 'run-1', NOW);
+      upsertTests(db, { storeId: storeId, tests: tests, runId: 'run-1', syncedAt: NOW });
       for (const test of tests) {
         const results = makeResults(test.id);
-        upsertResults(db, storeId, test.id, results, results, NOW, test.updatedAt, test.status);
+        upsertResults(db, {
+          storeId: storeId,
+          testId: test.id,
+          results: results,
+          fetchedAt: NOW,
+          testUpdatedAt: test.updatedAt,
+          testStatus: test.status,
+        });
       }
-      replaceCampaigns(db, storeId, [{ campaign: makeCampaign(1, 'Spring'), raw: {} }], NOW);
-      replaceCustomAudiences(db, storeId, [{ audience: customAudience(1, 'EU'), raw: {} }], NOW);
-      setAside(db, storeId, 'campaign', null, 'bad', {}, NOW);
+      replaceCampaigns(db, {
+        storeId: storeId,
+        campaigns: [makeCampaign(1, 'Spring')],
+        syncedAt: NOW,
+      });
+      replaceCustomAudiences(db, {
+        storeId: storeId,
+        audiences: [customAudience(1, 'EU')],
+        syncedAt: NOW,
+      });
+      setAside(db, {
+        storeId: storeId,
+        resource: 'campaign',
+        recordId: null,
+        error: 'bad',
+        raw: {},
+        seenAt: NOW,
+      });
       db.prepare(`INSERT INTO sync_state VALUES (?, 'r', 'tests', 2, ?, ?)`).run(storeId, NOW, NOW);
       db.prepare(`INSERT INTO resource_syncs VALUES (?, 'tests', ?)`).run(storeId, NOW);
     }

@@ -3,7 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../src/main/core/db/migrations';
+import {
+  MIGRATIONS,
+  migrate,
+  schemaVersion,
+  type Migration,
+} from '../../src/main/core/db/migrations';
 import { openDatabase } from '../../src/main/core/db/open';
 import { listTests } from '../../src/main/core/db/reads';
 import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
@@ -77,6 +82,24 @@ describe('openDatabase', () => {
       expect(schemaOf(db), `from v${version}`).toEqual(expected);
       db.close();
     }
+  });
+
+  it('migrated one step at a time, a release after another, equals a cache created fresh', () => {
+    const dir = tempDir();
+    const fresh = openDatabase(join(dir, 'fresh.db'));
+    const expected = schemaOf(fresh);
+    fresh.close();
+
+    const file = join(dir, 'stepwise.db');
+    for (let version = 1; version <= LATEST; version += 1) {
+      const db = new Database(file);
+      expect(migrate(db, MIGRATIONS.slice(0, version))).toEqual({ from: version - 1, to: version });
+      db.close();
+    }
+    const db = openDatabase(file);
+    expect(schemaVersion(db)).toBe(LATEST);
+    expect(schemaOf(db)).toEqual(expected);
+    db.close();
   });
 
   it('makes tests cached under v1 searchable after the upgrade', () => {

@@ -12,7 +12,7 @@ import {
   saveSyncState,
   setAside,
   upsertTests,
-} from '../../src/main/core/db/ingest';
+} from '../../src/main/core/db';
 import {
   getResults,
   getTestDetail,
@@ -49,7 +49,7 @@ describe('getTestDetail and getResults', () => {
     const db = openTempDb();
     addStore(db, 's1');
     const test = makeTest({ n: 1 });
-    upsertTests(db, 's1', [item(test)], 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
     expect(getTestDetail(db, 's1', 'nope')).toBeNull();
     expect(getTestDetail(db, 's2', test.id)).toBeNull();
     expect(getResults(db, 's1', test.id)).toBeNull();
@@ -59,7 +59,7 @@ describe('getTestDetail and getResults', () => {
     const db = openTempDb();
     addStore(db, 's1', 'Main shop');
     const test = makeTest({ n: 1 });
-    upsertTests(db, 's1', [item(test)], 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
     expect(getTestDetail(db, 's1', test.id)).toEqual({
       storeId: 's1',
       storeName: 'Main shop',
@@ -75,7 +75,7 @@ describe('getTestDetail and getResults', () => {
     const test = makeTest({ n: 1, tags: [tag(1, 'Kept')] });
     const first = openDatabase(file);
     addStore(first, 's1');
-    upsertTests(first, 's1', [item(test)], 'run-1', NOW);
+    upsertTests(first, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
     first.close();
     const again = openDatabase(file);
     expect(getTestDetail(again, 's1', test.id)?.test).toEqual(test);
@@ -91,17 +91,9 @@ describe('campaigns, audiences and tags', () => {
     updateStore(db, 'a', { position: -1 });
     const zulu = makeCampaign(1, 'zulu');
     const alpha = makeCampaign(2, 'Alpha');
-    replaceCampaigns(
-      db,
-      'b',
-      [
-        { campaign: zulu, raw: zulu },
-        { campaign: alpha, raw: alpha },
-      ],
-      NOW,
-    );
+    replaceCampaigns(db, { storeId: 'b', campaigns: [zulu, alpha], syncedAt: NOW });
     const other = makeCampaign(3, 'Other');
-    replaceCampaigns(db, 'a', [{ campaign: other, raw: other }], NOW);
+    replaceCampaigns(db, { storeId: 'a', campaigns: [other], syncedAt: NOW });
 
     expect(listCampaigns(db, null).map((row) => [row.storeName, row.campaign.name])).toEqual([
       ['First', 'Other'],
@@ -117,22 +109,14 @@ describe('campaigns, audiences and tags', () => {
     addStore(db, 's1');
     const eu = customAudience(1, 'EU buyers');
     const vip = customAudience(2, 'VIP');
-    replaceCustomAudiences(
-      db,
-      's1',
-      [
-        { audience: eu, raw: eu },
-        { audience: vip, raw: vip },
-      ],
-      NOW,
-    );
+    replaceCustomAudiences(db, { storeId: 's1', audiences: [eu, vip], syncedAt: NOW });
     const tests = [
       makeTest({ n: 1, customAudiences: [eu] }),
       makeTest({ n: 2, customAudiences: [eu, vip] }),
       makeTest({ n: 3, customAudiences: [eu] }),
     ];
-    upsertTests(db, 's1', tests.map(item), 'run-1', NOW);
-    upsertTests(db, 's1', tests.slice(0, 2).map(item), 'run-2', NOW);
+    upsertTests(db, { storeId: 's1', tests: tests, runId: 'run-1', syncedAt: NOW });
+    upsertTests(db, { storeId: 's1', tests: tests.slice(0, 2), runId: 'run-2', syncedAt: NOW });
     markMissingRemoved(db, 's1', 'run-2');
 
     expect(listAudiences(db, 's1')).toEqual([
@@ -147,18 +131,27 @@ describe('campaigns, audiences and tags', () => {
     const db = openTempDb();
     addStore(db, 's1');
     addStore(db, 's2');
-    upsertTests(
-      db,
-      's1',
-      [
+    upsertTests(db, {
+      storeId: 's1',
+      tests: [
         item(makeTest({ n: 1, tags: [tag(1, 'Checkout'), tag(2, 'mobile')] })),
         item(makeTest({ n: 2, tags: [tag(1, 'Checkout')] })),
       ],
-      'run-1',
-      NOW,
-    );
-    upsertTests(db, 's2', [item(makeTest({ n: 3, tags: [tag(3, 'Banner')] }))], 'run-1', NOW);
-    upsertTests(db, 's1', [item(makeTest({ n: 2, tags: [tag(1, 'Check-out')] }))], 'run-2', NOW);
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
+    upsertTests(db, {
+      storeId: 's2',
+      tests: [item(makeTest({ n: 3, tags: [tag(3, 'Banner')] }))],
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
+    upsertTests(db, {
+      storeId: 's1',
+      tests: [item(makeTest({ n: 2, tags: [tag(1, 'Check-out')] }))],
+      runId: 'run-2',
+      syncedAt: NOW,
+    });
 
     expect(listTags(db, 's1')).toEqual([
       { storeId: 's1', id: tag(1, '').id, name: 'Check-out', testCount: 2 },
@@ -173,26 +166,38 @@ describe('set-aside records', () => {
     const db = openTempDb();
     addStore(db, 's1');
     addStore(db, 's2');
-    setAside(
-      db,
-      's1',
-      'campaign',
-      'c-1',
-      'name: expected string',
-      { id: 'c-1' },
-      '2026-03-01T00:00:00Z',
-    );
-    setAside(db, 's1', 'test', null, 'id: expected a UUID', { id: 7 }, '2026-03-02T00:00:00Z');
-    setAside(db, 's2', 'audience', 'a-1', 'rules: expected array', {}, '2026-03-03T00:00:00Z');
-    setAside(
-      db,
-      's1',
-      'campaign',
-      'c-1',
-      'goal: expected string',
-      { id: 'c-1' },
-      '2026-03-04T00:00:00Z',
-    ); // seen again
+    setAside(db, {
+      storeId: 's1',
+      resource: 'campaign',
+      recordId: 'c-1',
+      error: 'name: expected string',
+      raw: { id: 'c-1' },
+      seenAt: '2026-03-01T00:00:00Z',
+    });
+    setAside(db, {
+      storeId: 's1',
+      resource: 'test',
+      recordId: null,
+      error: 'id: expected a UUID',
+      raw: { id: 7 },
+      seenAt: '2026-03-02T00:00:00Z',
+    });
+    setAside(db, {
+      storeId: 's2',
+      resource: 'audience',
+      recordId: 'a-1',
+      error: 'rules: expected array',
+      raw: {},
+      seenAt: '2026-03-03T00:00:00Z',
+    });
+    setAside(db, {
+      storeId: 's1',
+      resource: 'campaign',
+      recordId: 'c-1',
+      error: 'goal: expected string',
+      raw: { id: 'c-1' },
+      seenAt: '2026-03-04T00:00:00Z',
+    }); // seen again
 
     expect(listSetAside(db, 's1')).toEqual([
       {
@@ -223,10 +228,24 @@ describe('set-aside records', () => {
     addStore(db, 's1');
     const spring = makeCampaign(1, 'Spring');
     const eu = customAudience(1, 'EU');
-    setAside(db, 's1', 'campaign', spring.id, 'bad', {}, NOW);
-    setAside(db, 's1', 'audience', eu.id, 'bad', {}, NOW);
-    replaceCampaigns(db, 's1', [{ campaign: spring, raw: spring }], NOW);
-    replaceCustomAudiences(db, 's1', [{ audience: eu, raw: eu }], NOW);
+    setAside(db, {
+      storeId: 's1',
+      resource: 'campaign',
+      recordId: spring.id,
+      error: 'bad',
+      raw: {},
+      seenAt: NOW,
+    });
+    setAside(db, {
+      storeId: 's1',
+      resource: 'audience',
+      recordId: eu.id,
+      error: 'bad',
+      raw: {},
+      seenAt: NOW,
+    });
+    replaceCampaigns(db, { storeId: 's1', campaigns: [spring], syncedAt: NOW });
+    replaceCustomAudiences(db, { storeId: 's1', audiences: [eu], syncedAt: NOW });
     expect(listSetAside(db, 's1')).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import {
   replaceCampaigns,
   upsertResults,
   upsertTests,
-} from '../../src/main/core/db/ingest';
+} from '../../src/main/core/db';
 import { listTests, testFacets } from '../../src/main/core/db/reads';
 import {
   TEST_SORT_KEYS,
@@ -18,16 +18,7 @@ import {
 import type { Test } from '../../src/shared/api';
 import { ProblemError } from '../../src/shared/problem';
 import type { Db } from '../../src/main/core/db/types';
-import {
-  addStore,
-  item,
-  makeCampaign,
-  makeResults,
-  makeTest,
-  openTempDb,
-  tag,
-  uuid,
-} from './fixtures';
+import { addStore, makeCampaign, makeResults, makeTest, openTempDb, tag, uuid } from './fixtures';
 
 const NOW = '2026-03-01T10:00:00Z';
 
@@ -69,12 +60,11 @@ function seedCatalogue(db: Db): Expected[] {
   const s1Tests: Test[] = [];
   const stores = ['s1', 's2', 's3'];
   for (const storeId of stores) addStore(db, storeId, `Shop ${storeId}`);
-  replaceCampaigns(
-    db,
-    's2',
-    [{ campaign: makeCampaign(2, 'Spring sale'), raw: makeCampaign(2, 'Spring sale') }],
-    NOW,
-  );
+  replaceCampaigns(db, {
+    storeId: 's2',
+    campaigns: [makeCampaign(2, 'Spring sale')],
+    syncedAt: NOW,
+  });
 
   for (let n = 1; n <= 66; n += 1) {
     const storeId = stores[n % 3] ?? 's1';
@@ -99,7 +89,7 @@ function seedCatalogue(db: Db): Expected[] {
             ? { id: uuid(2, 7) }
             : null,
     });
-    upsertTests(db, storeId, [item(test)], 'run-1', NOW);
+    upsertTests(db, { storeId: storeId, tests: [test], runId: 'run-1', syncedAt: NOW });
     if (storeId === 's1') s1Tests.push(test);
     let probabilityToWin: number | null = null;
     let lift: number | null = null;
@@ -107,7 +97,14 @@ function seedCatalogue(db: Db): Expected[] {
       probabilityToWin = (n % 6) / 10; // repeated values make ties
       lift = n % 4 === 0 ? -0.05 : (n % 8) / 100;
       const results = makeResults(test.id, { variantProbabilityWin: probabilityToWin, lift });
-      upsertResults(db, storeId, test.id, results, results, NOW, test.updatedAt, test.status);
+      upsertResults(db, {
+        storeId: storeId,
+        testId: test.id,
+        results: results,
+        fetchedAt: NOW,
+        testUpdatedAt: test.updatedAt,
+        testStatus: test.status,
+      });
     }
     expected.push({
       storeId,
@@ -125,7 +122,12 @@ function seedCatalogue(db: Db): Expected[] {
   }
   // A complete listing of s1 without its first two tests: they are marked removed.
   const gone = new Set(s1Tests.slice(0, 2).map((test) => test.id));
-  upsertTests(db, 's1', s1Tests.filter((test) => !gone.has(test.id)).map(item), 'run-2', NOW);
+  upsertTests(db, {
+    storeId: 's1',
+    tests: s1Tests.filter((test) => !gone.has(test.id)),
+    runId: 'run-2',
+    syncedAt: NOW,
+  });
   markMissingRemoved(db, 's1', 'run-2');
   return expected.map((row) => (gone.has(row.id) ? { ...row, removed: true } : row));
 }
@@ -225,7 +227,12 @@ describe('listTests: sort and keyset pagination', () => {
     seedCatalogue(db);
     const input = { sort: { key: 'title' as const, dir: 'asc' as const }, limit: 10 };
     const first = listTests(db, TestListInput.parse(input));
-    upsertTests(db, 's1', [item(makeTest({ n: 500, title: 'AAA first of all' }))], 'run-3', NOW);
+    upsertTests(db, {
+      storeId: 's1',
+      tests: [makeTest({ n: 500, title: 'AAA first of all' })],
+      runId: 'run-3',
+      syncedAt: NOW,
+    });
     const second = listTests(db, TestListInput.parse({ ...input, cursor: first.nextCursor }));
     const fresh = listTests(db, TestListInput.parse({ ...input, limit: 21 })).rows.map(
       (row) => row.id,
@@ -305,12 +312,11 @@ describe('listTests: rows and filters', () => {
   function seedSmall(db: Db) {
     addStore(db, 's1', 'Shop one');
     addStore(db, 's2', 'Shop two');
-    replaceCampaigns(
-      db,
-      's1',
-      [{ campaign: makeCampaign(9, 'Listed name'), raw: makeCampaign(9, 'Listed name') }],
-      NOW,
-    );
+    replaceCampaigns(db, {
+      storeId: 's1',
+      campaigns: [makeCampaign(9, 'Listed name')],
+      syncedAt: NOW,
+    });
     const tests = {
       shipping: makeTest({
         n: 1,
@@ -342,14 +348,18 @@ describe('listTests: rows and filters', () => {
       plain: makeTest({ n: 5, title: 'Save 1000 more', tags: [tag(3, 'checkout')] }),
       cafe: makeTest({ n: 6, title: 'Café "quotes" menu', goal: 'aov' }),
     };
-    upsertTests(
-      db,
-      's1',
-      [tests.shipping, tests.sticky, tests.handle, tests.percent].map(item),
-      'run-1',
-      NOW,
-    );
-    upsertTests(db, 's2', [tests.plain, tests.cafe].map(item), 'run-1', NOW);
+    upsertTests(db, {
+      storeId: 's1',
+      tests: [tests.shipping, tests.sticky, tests.handle, tests.percent],
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
+    upsertTests(db, {
+      storeId: 's2',
+      tests: [tests.plain, tests.cafe],
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
     return tests;
   }
 
@@ -357,16 +367,14 @@ describe('listTests: rows and filters', () => {
     const db = openTempDb();
     const t = seedSmall(db);
     const results = makeResults(t.shipping.id);
-    upsertResults(
-      db,
-      's1',
-      t.shipping.id,
-      results,
-      results,
-      NOW,
-      t.shipping.updatedAt,
-      t.shipping.status,
-    );
+    upsertResults(db, {
+      storeId: 's1',
+      testId: t.shipping.id,
+      results: results,
+      fetchedAt: NOW,
+      testUpdatedAt: t.shipping.updatedAt,
+      testStatus: t.shipping.status,
+    });
     const rows = listTests(db, TestListInput.parse({ sort: { key: 'title', dir: 'asc' } })).rows;
     const byId = new Map(rows.map((row) => [row.id, row]));
     expect(byId.get(t.shipping.id)).toEqual({
@@ -449,12 +457,11 @@ describe('testFacets', () => {
     const db = openTempDb();
     addStore(db, 's1');
     addStore(db, 's2');
-    replaceCampaigns(
-      db,
-      's2',
-      [{ campaign: makeCampaign(2, 'Named by list'), raw: makeCampaign(2, 'Named by list') }],
-      NOW,
-    );
+    replaceCampaigns(db, {
+      storeId: 's2',
+      campaigns: [makeCampaign(2, 'Named by list')],
+      syncedAt: NOW,
+    });
     const tests = [
       makeTest({
         n: 1,
@@ -467,7 +474,7 @@ describe('testFacets', () => {
       makeTest({ n: 3, status: 'archived', goal: 'revenue', stage: 'build' }),
       makeTest({ n: 4, status: 'paused', goal: 'revenue' }),
     ];
-    upsertTests(db, 's1', tests.map(item), 'run-1', NOW);
+    upsertTests(db, { storeId: 's1', tests: tests, runId: 'run-1', syncedAt: NOW });
     const kept = makeTest({
       n: 5,
       status: 'completed',
@@ -480,8 +487,8 @@ describe('testFacets', () => {
       device: 'desktop',
       tags: [tag(5, 'Gone soon')],
     });
-    upsertTests(db, 's2', [kept, removed].map(item), 'run-1', NOW);
-    upsertTests(db, 's2', [item(kept)], 'run-2', NOW);
+    upsertTests(db, { storeId: 's2', tests: [kept, removed], runId: 'run-1', syncedAt: NOW });
+    upsertTests(db, { storeId: 's2', tests: [kept], runId: 'run-2', syncedAt: NOW });
     markMissingRemoved(db, 's2', 'run-2');
 
     const all = testFacets(db, TestFilter.parse({ statuses: ['active'], goal: 'revenue' }));

@@ -273,16 +273,21 @@ describe('the renderer, end to end', { timeout: 120_000 }, () => {
         typeof t.variant?.screenshotUrl === 'string' &&
         !tests.some((o) => o.id !== t.id && o.title.includes(t.title)),
     );
-    if (!wanted || typeof wanted.variant?.screenshotUrl !== 'string') throw new Error('no test with a screenshot');
+    if (!wanted || typeof wanted.variant?.screenshotUrl !== 'string')
+      throw new Error('no test with a screenshot');
     const href = new URL(wanted.variant.screenshotUrl).href;
     const search = page.getByTestId('search');
     await search.fill(wanted.title);
     try {
       await rows().filter({ hasText: wanted.title }).first().click();
-      await expect.poll(() => page.getByTestId('detail-title').textContent()).toContain(wanted.title);
+      await expect
+        .poll(() => page.getByTestId('detail-title').textContent())
+        .toContain(wanted.title);
       await page.getByRole('tab', { name: 'Overview' }).click();
       // Answered inside the browser: no request leaves this machine.
-      await page.context().route(href, (route) => route.fulfill({ contentType: 'text/plain', body: 'screenshot' }));
+      await page
+        .context()
+        .route(href, (route) => route.fulfill({ contentType: 'text/plain', body: 'screenshot' }));
       const opened = page.context().waitForEvent('page');
       await page.locator(`a[href="${href}"]`).first().click();
       const tab = await opened;

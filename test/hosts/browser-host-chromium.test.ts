@@ -10,7 +10,6 @@ import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser
 import { launchChromium } from '../support/chromium';
 import { createTestCore } from './support/test-core';
 
-
 const PAGE_SCRIPT = `
 const token = new URL(location.href).searchParams.get('token');
 window.events = [];

@@ -335,7 +335,10 @@ describe('server-sent events', () => {
     await stream.next(/: connected\n\n/);
     expect(test.listenerCount()).toBe(listenersBefore + 1);
 
-    test.emit({ name: 'sync.progress', payload: { storeId: 'acme', phase: 'results', done: 3, total: 9 } });
+    test.emit({
+      name: 'sync.progress',
+      payload: { storeId: 'acme', phase: 'results', done: 3, total: 9 },
+    });
     expect(await stream.next(/event: sync\.progress\ndata: .*\n\n/)).toBe(
       'event: sync.progress\ndata: {"storeId":"acme","phase":"results","done":3,"total":9}\n\n',
     );

@@ -15,7 +15,9 @@ describe('resolveDataDir', () => {
   });
 
   it("uses Electron's userData folder on Linux: XDG_CONFIG_HOME or ~/.config", () => {
-    expect(resolveDataDir(undefined, { XDG_CONFIG_HOME: '/xdg' }, 'linux', HOME)).toBe('/xdg/Splitbook');
+    expect(resolveDataDir(undefined, { XDG_CONFIG_HOME: '/xdg' }, 'linux', HOME)).toBe(
+      '/xdg/Splitbook',
+    );
     expect(resolveDataDir(undefined, {}, 'linux', HOME)).toBe('/home/ada/.config/Splitbook');
   });
 

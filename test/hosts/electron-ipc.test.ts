@@ -2,7 +2,11 @@
 import { pathToFileURL } from 'node:url';
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { forwardEvents, isTrustedSender, registerHandlers } from '../../src/main/hosts/electron/ipc';
+import {
+  forwardEvents,
+  isTrustedSender,
+  registerHandlers,
+} from '../../src/main/hosts/electron/ipc';
 import type { RendererSource } from '../../src/main/hosts/electron/renderer-source';
 import { CHANNELS } from '../../src/shared/contract';
 import { EVENT_CHANNEL } from '../../src/shared/channels';
@@ -153,7 +157,10 @@ describe(`forwardEvents ${MOCKED}`, () => {
     const { core, emit, listenerCount } = createTestCore();
     const contents = new FakeWebContents();
     const stop = forwardEvents(core, () => contents as unknown as WebContents);
-    emit({ name: 'sync.progress', payload: { storeId: 'acme', phase: 'tests', done: 100, total: 400 } });
+    emit({
+      name: 'sync.progress',
+      payload: { storeId: 'acme', phase: 'tests', done: 100, total: 400 },
+    });
     emit({ name: 'stores.changed', payload: {} });
     expect(contents.sent).toEqual([
       [EVENT_CHANNEL, 'sync.progress', { storeId: 'acme', phase: 'tests', done: 100, total: 400 }],

@@ -2,7 +2,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createKeychainSecretStore, createMemorySecretStore, keychainProblem } from '../../src/main/core/secrets';
+import {
+  createKeychainSecretStore,
+  createMemorySecretStore,
+  keychainProblem,
+} from '../../src/main/core/secrets';
 import { createKeyRing } from '../../src/main/core/stores/keys';
 import { ProblemError } from '../../src/shared/problem';
 
@@ -44,7 +48,13 @@ describe.skipIf(!realKeyring)('a locked keychain (real GNOME Keyring, locked ove
     // Its own private keyring, so locking it cannot disturb the other tests' keyring.
     const out = execFileSync(
       process.execPath,
-      ['scripts/with-keyring.mjs', process.execPath, '--import', 'tsx', 'test/secrets/fixtures/locked-keychain.ts'],
+      [
+        'scripts/with-keyring.mjs',
+        process.execPath,
+        '--import',
+        'tsx',
+        'test/secrets/fixtures/locked-keychain.ts',
+      ],
       { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] },
     );
     const report = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
@@ -62,7 +72,10 @@ describe('no keychain', () => {
       k.getPassword('Splitbook-test', 'x').then(() => console.log('OK'), (e) => console.log(e.message));
     `;
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-    const message = execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8' }).trim();
+    const message = execFileSync(process.execPath, ['-e', script], {
+      env,
+      encoding: 'utf8',
+    }).trim();
     if (message === 'OK') return; // a keychain reachable without D-Bus (macOS, Windows): nothing to check
     const p = keychainProblem(new Error(message)).problem;
     expect(p.title).toBe('No keychain available');
@@ -77,16 +90,18 @@ describe('no keychain', () => {
       },
     });
     await expect(broken.get('a')).rejects.toBeInstanceOf(ProblemError);
-    await expect(broken.set('a', 'secret')).rejects.toMatchObject({ problem: { title: 'No keychain available' } });
+    await expect(broken.set('a', 'secret')).rejects.toMatchObject({
+      problem: { title: 'No keychain available' },
+    });
     const status = await broken.selfTest();
     expect(status.available).toBe(false);
     expect(status.message).toMatch(/No keychain available/);
   });
 
   it('says when the keychain is locked', () => {
-    expect(keychainProblem(new Error('Cannot create an item in a locked collection')).problem.title).toBe(
-      'The keychain is locked',
-    );
+    expect(
+      keychainProblem(new Error('Cannot create an item in a locked collection')).problem.title,
+    ).toBe('The keychain is locked');
   });
 
   it('asks for the key again when a session-only key is gone', async () => {

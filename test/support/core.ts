@@ -6,12 +6,18 @@ import { join } from 'node:path';
 import { TestListInput } from '../../src/shared/contract';
 import { createCore, type CoreDeps } from '../../src/main/core/create-core';
 import type { Core } from '../../src/main/core/types';
-import { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from '../../src/main/core/secrets';
+import {
+  createKeychainSecretStore,
+  createMemorySecretStore,
+  type SecretStore,
+} from '../../src/main/core/secrets';
 
 export const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';
 
 export function testSecrets(): SecretStore {
-  return realKeyring ? createKeychainSecretStore({ service: 'Splitbook-test' }) : createMemorySecretStore();
+  return realKeyring
+    ? createKeychainSecretStore({ service: 'Splitbook-test' })
+    : createMemorySecretStore();
 }
 
 export function tempDir(prefix = 'splitbook-test-'): { path: string; remove(): void } {
@@ -20,7 +26,13 @@ export function tempDir(prefix = 'splitbook-test-'): { path: string; remove(): v
 }
 
 export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = {}): Promise<Core> {
-  return createCore({ dataDir, secrets: testSecrets(), host: 'cli', version: '0.0.0-test', ...overrides });
+  return createCore({
+    dataDir,
+    secrets: testSecrets(),
+    host: 'cli',
+    version: '0.0.0-test',
+    ...overrides,
+  });
 }
 
 export { nextSyncReport, syncAndWait as syncStore } from '../../src/main/core/sync/wait';
@@ -31,7 +43,13 @@ export async function allTestRows(core: Core, storeId: string | null, includeRem
   let cursor: string | null = null;
   for (;;) {
     const page = await core.services.tests.list(
-      TestListInput.parse({ storeId, includeRemoved, sort: { key: 'title', dir: 'asc' }, cursor, limit: 1000 }),
+      TestListInput.parse({
+        storeId,
+        includeRemoved,
+        sort: { key: 'title', dir: 'asc' },
+        cursor,
+        limit: 1000,
+      }),
     );
     rows.push(...page.rows);
     if (!page.nextCursor) return rows;

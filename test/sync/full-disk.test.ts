@@ -16,7 +16,14 @@ const apiKey = sim.stores[0]?.apiKey ?? '';
 
 function cacheWithEngine(file: string) {
   const db = openDatabase(file);
-  insertStore(db, { id: 's', name: 'Acme', baseUrl: sim.baseUrl, kind: 'api', keyStorage: 'none', createdAt: '2026-11-01T00:00:00Z' });
+  insertStore(db, {
+    id: 's',
+    name: 'Acme',
+    baseUrl: sim.baseUrl,
+    kind: 'api',
+    keyStorage: 'none',
+    createdAt: '2026-11-01T00:00:00Z',
+  });
   const engine = createSyncEngine({
     db,
     clientFor: async () => createApiClient({ baseUrl: sim.baseUrl, apiKey, fetch: sim.fetch }),

@@ -24,13 +24,25 @@ it('survives SIGKILL in the middle of a sync: integrity ok, resumed, every count
 
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'fixtures/sync-child.ts'), dir.path, served.url, apiKey],
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'fixtures/sync-child.ts'),
+      dir.path,
+      served.url,
+      apiKey,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_code, signal) => resolve(signal)),
+  );
   let storeId = '';
   for await (const line of createInterface({ input: child.stdout })) {
-    const { event, payload } = JSON.parse(line) as { event: string; payload: { storeId: string; phase?: string; done?: number } };
+    const { event, payload } = JSON.parse(line) as {
+      event: string;
+      payload: { storeId: string; phase?: string; done?: number };
+    };
     if (event === 'added') storeId = payload.storeId;
     // Kill it in the middle of the test listing: some pages committed, the rest not.
     if (event === 'sync.progress' && payload.phase === 'tests' && (payload.done ?? 0) >= 400) {

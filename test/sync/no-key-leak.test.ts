@@ -19,13 +19,20 @@ it('keeps the key out of SQLite, the WAL and the logs, even through failures', a
   const apiKey = sim.stores[0]?.apiKey ?? '';
   const logged: string[] = [];
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+    vi.spyOn(console, method).mockImplementation(
+      (...args: unknown[]) => void logged.push(args.map(String).join(' ')),
+    );
   }
   const core = await startCore(dir.path);
   const events: string[] = [];
   core.subscribe((event) => events.push(`${event.name} ${JSON.stringify(event.payload)}`));
 
-  const store = await core.services.stores.add({ name: 'Acme', baseUrl: served.url, apiKey, sessionOnly: false });
+  const store = await core.services.stores.add({
+    name: 'Acme',
+    baseUrl: served.url,
+    apiKey,
+    sessionOnly: false,
+  });
   const report = await syncStore(core, store.id);
   expect(['ok', 'partial']).toContain(report.outcome);
   await served.close();

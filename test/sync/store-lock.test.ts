@@ -21,7 +21,9 @@ it('lets one holder at a time take a store, and frees it on release', () => {
 });
 
 it('takes over a lock left by a process that was killed', () => {
-  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
   const locks = createStoreLocks(dir.path);
   writeFileSync(join(dir.path, 'locks', 'store-1.lock'), dead.stdout);
   expect(locks('store-1')).not.toBeNull();

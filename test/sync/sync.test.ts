@@ -1,7 +1,12 @@
 // The sync engine end to end: a real core (SQLite file, keychain) against the simulator over loopback HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLaunched } from '../../src/shared/domain/lifecycle';
-import { createSimulator, serveSimulator, type Simulator, type ServedSimulator } from '../../src/simulator';
+import {
+  createSimulator,
+  serveSimulator,
+  type Simulator,
+  type ServedSimulator,
+} from '../../src/simulator';
 import type { Core } from '../../src/main/core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 
@@ -13,9 +18,16 @@ let dir: ReturnType<typeof tempDir>;
 let core: Core;
 
 async function addStore(options: { readOnly?: boolean } = {}) {
-  const key = sim.stores.find((s) => s.name === STORE && s.readOnly === (options.readOnly ?? false));
+  const key = sim.stores.find(
+    (s) => s.name === STORE && s.readOnly === (options.readOnly ?? false),
+  );
   if (!key) throw new Error('no simulator key');
-  return core.services.stores.add({ name: STORE, baseUrl: served.url, apiKey: key.apiKey, sessionOnly: false });
+  return core.services.stores.add({
+    name: STORE,
+    baseUrl: served.url,
+    apiKey: key.apiKey,
+    sessionOnly: false,
+  });
 }
 
 function launchedCount(): number {
@@ -23,7 +35,13 @@ function launchedCount(): number {
 }
 
 beforeEach(async () => {
-  sim = createSimulator({ seed: 7, stores: [{ name: STORE, tests: 240 }, { name: STORE, readOnly: true }] });
+  sim = createSimulator({
+    seed: 7,
+    stores: [
+      { name: STORE, tests: 240 },
+      { name: STORE, readOnly: true },
+    ],
+  });
   served = await serveSimulator(sim, { port: 0 });
   dir = tempDir();
   core = await startCore(dir.path);
@@ -70,10 +88,15 @@ describe('a full sync', () => {
 
     const campaigns = await core.services.campaigns.list({ storeId: store.id });
     expect(campaigns.map((c) => c.campaign.id).sort()).toEqual(
-      truth.campaigns.filter((c) => c.status === 'active').map((c) => c.id).sort(),
+      truth.campaigns
+        .filter((c) => c.status === 'active')
+        .map((c) => c.id)
+        .sort(),
     );
     const audiences = await core.services.audiences.list({ storeId: store.id });
-    expect(audiences.map((a) => a.audience.id).sort()).toEqual(truth.customAudiences.map((a) => a.id).sort());
+    expect(audiences.map((a) => a.audience.id).sort()).toEqual(
+      truth.customAudiences.map((a) => a.id).sort(),
+    );
 
     const tags = await core.services.tags.list({ storeId: store.id });
     const usedTags = new Set(truth.tests.flatMap((t) => t.tags.map((tag) => tag.id)));
@@ -128,7 +151,9 @@ describe('a full sync', () => {
     const second = await core.services.sync.start({ storeId: store.id });
     expect(first.started).toBe(true);
     expect(second.started).toBe(false);
-    const finished = new Promise((resolve) => core.subscribe((event) => event.name === 'sync.finished' && resolve(event.payload)));
+    const finished = new Promise((resolve) =>
+      core.subscribe((event) => event.name === 'sync.finished' && resolve(event.payload)),
+    );
     expect((await core.services.sync.cancel({ storeId: store.id })).cancelled).toBe(true);
     expect(await finished).toMatchObject({ outcome: 'cancelled', problem: null });
   });
@@ -138,7 +163,13 @@ describe('a sync under faults', () => {
   it('rides out 429 storms, 5xx, resets and bad bodies, and sets a broken record aside', async () => {
     const store = await addStore();
     sim.setRate({ capacity: 4, refillPerSecond: 40 });
-    sim.setFaults({ errorRate: 0.05, resetRate: 0.03, truncateRate: 0.03, malformedRate: 0.03, brokenTests: { count: 2 } });
+    sim.setFaults({
+      errorRate: 0.05,
+      resetRate: 0.03,
+      truncateRate: 0.03,
+      malformedRate: 0.03,
+      brokenTests: { count: 2 },
+    });
     const report = await syncStore(core, store.id);
     const broken = sim.brokenTestIds(STORE);
     expect(broken).toHaveLength(2);
@@ -147,7 +178,12 @@ describe('a sync under faults', () => {
     expect(sim.stats().rateLimited).toBeGreaterThan(0);
 
     const issues = await core.services.sync.issues({ storeId: store.id });
-    expect(issues.filter((i) => i.resource === 'test').map((i) => i.recordId).sort()).toEqual([...broken].sort());
+    expect(
+      issues
+        .filter((i) => i.resource === 'test')
+        .map((i) => i.recordId)
+        .sort(),
+    ).toEqual([...broken].sort());
     expect(issues[0]?.error).toMatch(/title|status/);
 
     const rows = await allTestRows(core, store.id);
@@ -178,7 +214,12 @@ describe('offline', () => {
 describe('stores', () => {
   it('refuses a wrong key before saving anything', async () => {
     await expect(
-      core.services.stores.add({ name: 'Wrong', baseUrl: served.url, apiKey: 'sk_wrong', sessionOnly: false }),
+      core.services.stores.add({
+        name: 'Wrong',
+        baseUrl: served.url,
+        apiKey: 'sk_wrong',
+        sessionOnly: false,
+      }),
     ).rejects.toMatchObject({ problem: { status: 401, title: 'The API key was refused' } });
     expect(await core.services.stores.list({})).toEqual([]);
   });
@@ -186,11 +227,14 @@ describe('stores', () => {
   it('renames, re-keys and removes a store with all its cached rows', async () => {
     const store = await addStore();
     await syncStore(core, store.id);
-    expect((await core.services.stores.rename({ storeId: store.id, name: 'Acme (EU)' })).name).toBe('Acme (EU)');
-    const key = sim.stores.find((s) => s.name === STORE && !s.readOnly)?.apiKey ?? '';
-    expect((await core.services.stores.setKey({ storeId: store.id, apiKey: key, sessionOnly: true })).keyStorage).toBe(
-      'session',
+    expect((await core.services.stores.rename({ storeId: store.id, name: 'Acme (EU)' })).name).toBe(
+      'Acme (EU)',
     );
+    const key = sim.stores.find((s) => s.name === STORE && !s.readOnly)?.apiKey ?? '';
+    expect(
+      (await core.services.stores.setKey({ storeId: store.id, apiKey: key, sessionOnly: true }))
+        .keyStorage,
+    ).toBe('session');
     await core.services.stores.remove({ storeId: store.id });
     expect(await core.services.stores.list({})).toEqual([]);
     expect(await allTestRows(core, null, true)).toEqual([]);

@@ -93,4 +93,3 @@ export const ProblemDetails = z.looseObject({
   instance: z.string().nullable().optional(),
 });
 export type ProblemDetails = z.infer<typeof ProblemDetails>;
-

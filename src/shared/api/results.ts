@@ -33,7 +33,9 @@ const sideStatisticsFields = {
 const SideMetrics = z.looseObject(sideStatisticsFields);
 
 /** Per-side statistics; each segment is null or the same statistics for that part of the traffic. */
-export type SideStatistics = z.infer<typeof SideMetrics> & { [S in Segment]: SideStatistics | null };
+export type SideStatistics = z.infer<typeof SideMetrics> & {
+  [S in Segment]: SideStatistics | null;
+};
 export const SideStatistics: z.ZodType<SideStatistics> = SideMetrics.extend({
   mobile: z.lazy(() => SideStatistics).nullable(),
   desktop: z.lazy(() => SideStatistics).nullable(),
@@ -42,7 +44,9 @@ export const SideStatistics: z.ZodType<SideStatistics> = SideMetrics.extend({
 });
 
 /** The numeric metrics of a side, in the order the UI shows them. */
-export const SIDE_METRICS = Object.keys(sideStatisticsFields) as (keyof typeof sideStatisticsFields)[];
+export const SIDE_METRICS = Object.keys(
+  sideStatisticsFields,
+) as (keyof typeof sideStatisticsFields)[];
 export type SideMetric = (typeof SIDE_METRICS)[number];
 
 export const Lifecycle = z.looseObject({

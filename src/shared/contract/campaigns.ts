@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { Campaign } from '../api';
 import { method, ScopeInput, StoreId } from './common';
 
-export const CampaignRow = z.object({ storeId: StoreId, storeName: z.string(), campaign: Campaign });
+export const CampaignRow = z.object({
+  storeId: StoreId,
+  storeName: z.string(),
+  campaign: Campaign,
+});
 export type CampaignRow = z.infer<typeof CampaignRow>;
 
 export const campaigns = {

@@ -2,7 +2,12 @@
 import { z } from 'zod';
 import { method, ScopeInput, StoreId } from './common';
 
-export const TagRow = z.object({ storeId: StoreId, id: z.string(), name: z.string(), testCount: z.int() });
+export const TagRow = z.object({
+  storeId: StoreId,
+  id: z.string(),
+  name: z.string(),
+  testCount: z.int(),
+});
 export type TagRow = z.infer<typeof TagRow>;
 
 export const tags = {

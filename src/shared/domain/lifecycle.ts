@@ -44,7 +44,9 @@ export const MUTABLE_AFTER_LAUNCH: ReadonlySet<UpdateTestField> = new Set<Update
  */
 export function lockReason(field: UpdateTestField, status: TestStatus): string | null {
   if (field === 'implemented') {
-    return isEnded(status) ? null : `'implemented' can be set only after the test has ended (status: ${status})`;
+    return isEnded(status)
+      ? null
+      : `'implemented' can be set only after the test has ended (status: ${status})`;
   }
   if (isLaunched(status) && !MUTABLE_AFTER_LAUNCH.has(field)) {
     return `'${field}' is locked after launch (status: ${status})`;

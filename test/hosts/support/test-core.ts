@@ -1,10 +1,6 @@
 // A tiny in-test Core built from the contract: every method echoes its parsed input unless a test gives it a behaviour.
 // It pins the hosts' translation layer (what reaches the core, what comes back) without a database.
-import {
-  contract,
-  type CoreEvent,
-  type Services,
-} from '../../../src/shared/contract';
+import { contract, type CoreEvent, type Services } from '../../../src/shared/contract';
 import type { Core, CoreEventListener } from '../../../src/main/core/types';
 
 type Behaviour = (input: unknown) => Promise<unknown>;

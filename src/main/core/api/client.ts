@@ -278,7 +278,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 /** Input is checked before anything is sent: a bad id or body is the caller's mistake, told as a validation problem. */
 function input<S extends z.ZodType>(schema: S, value: unknown, title: string): z.infer<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw problem('validation', 400, title, summarizeIssues(parsed.error.issues));
+  if (!parsed.success)
+    throw problem('validation', 400, title, summarizeIssues(parsed.error.issues));
   return parsed.data;
 }
 

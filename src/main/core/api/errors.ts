@@ -107,7 +107,6 @@ export class ApiError extends Error {
   }
 }
 
-
 function problemTypeOf(status: number | null): ProblemKind {
   switch (status) {
     case 400:

@@ -225,7 +225,9 @@ export function createTransport(config: TransportConfig): Transport {
         `No complete answer from ${config.host}: ${result.reason}.`,
         safe,
       );
-      return safe ? { type: 'retry', error, waitMs: backoff(), unreachable: notSent } : { type: 'fail', error };
+      return safe
+        ? { type: 'retry', error, waitMs: backoff(), unreachable: notSent }
+        : { type: 'fail', error };
     }
 
     const { status, headers, text } = result;

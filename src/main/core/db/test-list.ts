@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { TEST_STATUSES } from '../../../shared/api';
 import { TestSortKey } from '../../../shared/contract';
-import type { Facets, TestFilter, TestListInput, TestPage, TestRow } from '../../../shared/contract';
+import type {
+  Facets,
+  TestFilter,
+  TestListInput,
+  TestPage,
+  TestRow,
+} from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
 import { statement } from './statements';
 import type { Db } from './types';

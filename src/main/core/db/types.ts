@@ -1,6 +1,5 @@
 // Types of the cache's own records (stores, sync state, set-aside keys); API and bridge shapes come from src/shared.
 import type Database from 'better-sqlite3';
-import type { Campaign, CustomAudience, Test } from '../../../shared/api';
 import type { Problem } from '../../../shared/problem';
 import type { StoreSummary, SyncOutcome, SyncPhase } from '../../../shared/contract';
 
@@ -63,16 +62,6 @@ export type ResourceSyncRow = { resource: string; syncedAt: string };
 
 export const SET_ASIDE_RESOURCES = ['test', 'results', 'campaign', 'audience'] as const;
 export type SetAsideResource = (typeof SET_ASIDE_RESOURCES)[number];
-
-export type TestItem = { test: Test; raw: unknown };
-export type CampaignItem = { campaign: Campaign; raw: unknown };
-export type AudienceItem = { audience: CustomAudience; raw: unknown };
-
-/** How old a live test's cached results may be and still be used: `now` minus their fetchedAt. */
-export type ResultsFreshness = { now: string; liveMaxAgeMs: number };
-
-/** A launched test whose results must be (re)fetched, with what upsertResults wants to record. */
-export type TestNeedingResults = { id: string; updatedAt: string; status: string };
 
 /** A tag as collected from the tests of a store. */
 export type TagRecord = { storeId: string; id: string; name: string; testCount: number };

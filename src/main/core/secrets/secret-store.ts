@@ -38,7 +38,11 @@ export function keychainProblem(error: unknown): ProblemError {
 }
 
 function describeKeychainError(message: string): { title: string; detail: string } {
-  if (/org\.freedesktop\.secrets|Secret Service|autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|D-Bus/i.test(message)) {
+  if (
+    /org\.freedesktop\.secrets|Secret Service|autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|D-Bus/i.test(
+      message,
+    )
+  ) {
     return {
       title: 'No keychain available',
       detail:
@@ -46,22 +50,32 @@ function describeKeychainError(message: string): { title: string; detail: string
     };
   }
   if (/locked|unlock|prompt (was )?dismissed|user canceled|cancelled/i.test(message)) {
-    return { title: 'The keychain is locked', detail: 'Unlock your keychain (or log in again) and retry.' };
+    return {
+      title: 'The keychain is locked',
+      detail: 'Unlock your keychain (or log in again) and retry.',
+    };
   }
-  if (/Cannot find module|keytar|was compiled against|NODE_MODULE_VERSION|invalid ELF/i.test(message)) {
+  if (
+    /Cannot find module|keytar|was compiled against|NODE_MODULE_VERSION|invalid ELF/i.test(message)
+  ) {
     return {
       title: 'Keychain support is not installed',
       detail: 'The keychain module of this Splitbook build could not be loaded.',
     };
   }
-  return { title: 'The keychain refused the request', detail: `The OS keychain answered: ${message}.` };
+  return {
+    title: 'The keychain refused the request',
+    detail: `The OS keychain answered: ${message}.`,
+  };
 }
 
 /** The OS keychain via keytar. keytar is loaded lazily so a missing native module is a clear error, not a crash. */
-export function createKeychainSecretStore(options: {
-  service?: string;
-  load?: () => Promise<KeytarLike>;
-} = {}): SecretStore {
+export function createKeychainSecretStore(
+  options: {
+    service?: string;
+    load?: () => Promise<KeytarLike>;
+  } = {},
+): SecretStore {
   const service = options.service ?? KEYCHAIN_SERVICE;
   const load = options.load ?? loadKeytar;
   let keytar: Promise<KeytarLike> | null = null;
@@ -101,8 +115,13 @@ export function createKeychainSecretStore(options: {
 async function loadKeytar(): Promise<KeytarLike> {
   const mod: { default?: KeytarLike } & Partial<KeytarLike> = await import('keytar');
   const k = mod.default ?? mod;
-  if (!k.getPassword || !k.setPassword || !k.deletePassword) throw new Error('keytar module has no password API');
-  return { getPassword: k.getPassword, setPassword: k.setPassword, deletePassword: k.deletePassword };
+  if (!k.getPassword || !k.setPassword || !k.deletePassword)
+    throw new Error('keytar module has no password API');
+  return {
+    getPassword: k.getPassword,
+    setPassword: k.setPassword,
+    deletePassword: k.deletePassword,
+  };
 }
 
 /** Keys held in this process's memory only: the honest fallback when no keychain is usable. */

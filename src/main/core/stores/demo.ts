@@ -11,7 +11,11 @@ export interface DemoStore {
 
 export const DEMO_STORE_NAME = 'Demo store';
 
-export function createDemoStore(options: { clock: () => number; tests?: number; seed?: number }): DemoStore {
+export function createDemoStore(options: {
+  clock: () => number;
+  tests?: number;
+  seed?: number;
+}): DemoStore {
   const simulator = createSimulator({
     seed: options.seed ?? 2026,
     stores: [{ name: DEMO_STORE_NAME, tests: options.tests ?? 400 }],
@@ -20,5 +24,10 @@ export function createDemoStore(options: { clock: () => number; tests?: number; 
   });
   const [store] = simulator.stores;
   if (!store) throw new Error('The demo simulator has no store');
-  return { name: store.name, baseUrl: simulator.baseUrl, apiKey: store.apiKey, fetch: simulator.fetch };
+  return {
+    name: store.name,
+    baseUrl: simulator.baseUrl,
+    apiKey: store.apiKey,
+    fetch: simulator.fetch,
+  };
 }

@@ -16,7 +16,8 @@ export function createKeyRing(keychain: SecretStore, session: SecretStore): KeyR
   const cache = new Map<string, string>();
   return {
     async get(storeId, storeName) {
-      const cached = cache.get(storeId) ?? (await session.get(storeId)) ?? (await keychain.get(storeId));
+      const cached =
+        cache.get(storeId) ?? (await session.get(storeId)) ?? (await keychain.get(storeId));
       if (!cached) {
         throw problem(
           'unauthorized',

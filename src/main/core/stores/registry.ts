@@ -1,11 +1,6 @@
 // The stores the core knows: their rows, and an API client per store that shares the store's limiter.
 import { problem } from '../../../shared/problem';
-import {
-  createApiClient,
-  createRequestLimiter,
-  type ApiClient,
-  type RequestLimiter,
-} from '../api';
+import { createApiClient, createRequestLimiter, type ApiClient, type RequestLimiter } from '../api';
 import { getStoreRow, listStoreRows, type Db, type StoreRow } from '../db';
 import type { DemoStore } from './demo';
 import type { KeyRing } from './keys';
@@ -65,7 +60,12 @@ export function createStoreRegistry(deps: StoreRegistryDeps): StoreRegistry {
         const demo = deps.demoStore();
         return cachedClient(storeId, demo.apiKey, demo.baseUrl, demo.fetch);
       }
-      return cachedClient(storeId, await deps.keys.get(storeId, store.name), store.baseUrl, deps.fetch);
+      return cachedClient(
+        storeId,
+        await deps.keys.get(storeId, store.name),
+        store.baseUrl,
+        deps.fetch,
+      );
     },
     forget(storeId) {
       clients.delete(storeId);

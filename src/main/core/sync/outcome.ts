@@ -17,24 +17,41 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
     return { outcome: p.type === PROBLEM_TYPES.offline ? 'offline' : 'error', problem: p };
   }
   if (error instanceof ProblemError) {
-    return { outcome: error.problem.type === PROBLEM_TYPES.offline ? 'offline' : 'error', problem: error.problem };
+    return {
+      outcome: error.problem.type === PROBLEM_TYPES.offline ? 'offline' : 'error',
+      problem: error.problem,
+    };
   }
-  if (error instanceof Error && error.name === 'AbortError') return { outcome: 'cancelled', problem: null };
+  if (error instanceof Error && error.name === 'AbortError')
+    return { outcome: 'cancelled', problem: null };
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
     return {
       outcome: 'error',
-      problem: appProblem('internal', 507, 'The disk is full', 'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.'),
+      problem: appProblem(
+        'internal',
+        507,
+        'The disk is full',
+        'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.',
+      ),
     };
   }
   return {
     outcome: 'error',
-    problem: appProblem('internal', 500, 'Sync failed unexpectedly', error instanceof Error ? error.message : String(error)),
+    problem: appProblem(
+      'internal',
+      500,
+      'Sync failed unexpectedly',
+      error instanceof Error ? error.message : String(error),
+    ),
   };
 }
 
 /** Errors that end the whole run rather than one record: the store cannot be reached or refuses us. */
 export function isRunFatal(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
-  return ['network', 'timeout', 'aborted', 'unauthorized', 'rate-limited'].includes(error.kind) || error.status === 403;
+  return (
+    ['network', 'timeout', 'aborted', 'unauthorized', 'rate-limited'].includes(error.kind) ||
+    error.status === 403
+  );
 }

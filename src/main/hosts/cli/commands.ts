@@ -1,17 +1,13 @@
 // What each CLI command does, through core.services only: list, add, sync and export stores' tests.
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { once } from 'node:events';
 import {
   AddStoreInput,
-  TestListInput,
   type SyncProgress,
   type SyncReport,
   type StoreSummary,
-  type TestRow,
 } from '../../../shared/contract';
 import type { Core } from '../../core';
-import { csvRow, type CsvValue } from '../../core/reports/csv';
+import { testsReport } from '../../core/reports/tests-report';
+import { writeCsvFile } from '../../core/reports/write-file';
 
 const PROGRESS_INTERVAL_MS = 1000;
 
@@ -123,61 +119,14 @@ export async function sync(core: Core, io: Io, storeId: string | null): Promise<
   return failed > 0 ? 1 : 0;
 }
 
-const TEST_COLUMNS: readonly [string, (row: TestRow) => CsvValue][] = [
-  ['store_id', (r) => r.storeId],
-  ['store', (r) => r.storeName],
-  ['test_id', (r) => r.id],
-  ['title', (r) => r.title],
-  ['status', (r) => r.status],
-  ['stage', (r) => r.stage],
-  ['goal', (r) => r.goal],
-  ['device', (r) => r.device],
-  ['start_at', (r) => r.startAt],
-  ['end_at', (r) => r.endAt],
-  ['updated_at', (r) => r.updatedAt],
-  ['campaign', (r) => r.campaignName],
-  ['tags', (r) => r.tags.join('; ')],
-  ['probability_to_win', (r) => r.probabilityToWin],
-  ['lift', (r) => r.lift],
-  ['visitors', (r) => r.visitors],
-];
-
-/**
- * Streams the cached tests of a store (or of all stores) into a CSV file, page by page. The file is
- * written beside its final name and renamed at the end, so a failed export never leaves half a file.
- */
+/** Streams the cached tests of a store (or of all stores) into a CSV file. */
 export async function exportTests(
   core: Core,
   io: Io,
   storeId: string | null,
   outFile: string,
 ): Promise<number> {
-  const partial = `${outFile}.partial`;
-  const out = createWriteStream(partial);
-  const write = async (text: string) => {
-    if (!out.write(text)) await once(out, 'drain');
-  };
-  let count = 0;
-  try {
-    await once(out, 'open');
-    await write(csvRow(TEST_COLUMNS.map(([header]) => header)));
-    let cursor: string | null = null;
-    do {
-      const page = await core.services.tests.list(
-        TestListInput.parse({ storeId, cursor, limit: 500 }),
-      );
-      for (const row of page.rows) await write(csvRow(TEST_COLUMNS.map(([, value]) => value(row))));
-      count += page.rows.length;
-      cursor = page.nextCursor;
-    } while (cursor);
-    out.end();
-    await once(out, 'finish');
-    await rename(partial, outFile);
-  } catch (error) {
-    out.destroy();
-    await rm(partial, { force: true });
-    throw error;
-  }
+  const count = await writeCsvFile(testsReport(core.services.tests, storeId), outFile);
   io.out(`Exported ${count} tests to ${outFile}.`);
   return 0;
 }

@@ -20,6 +20,7 @@ export function resolveDataDir(
   if (flag) return resolve(flag);
   if (env['SPLITBOOK_DATA_DIR']) return resolve(env['SPLITBOOK_DATA_DIR']);
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_FOLDER);
-  if (platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), APP_FOLDER);
+  if (platform === 'win32')
+    return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), APP_FOLDER);
   return join(env['XDG_CONFIG_HOME'] || join(home, '.config'), APP_FOLDER);
 }

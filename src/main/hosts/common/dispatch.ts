@@ -13,11 +13,25 @@ export async function dispatch(
   const method = lookupMethod(channel);
   const service = method ? findService(core, channel) : null;
   if (!method || !service) {
-    return failure(appProblem('notFound', 404, 'Unknown method', `There is no method named "${clip(channel, 100)}".`));
+    return failure(
+      appProblem(
+        'notFound',
+        404,
+        'Unknown method',
+        `There is no method named "${clip(channel, 100)}".`,
+      ),
+    );
   }
   const parsed = method.input.safeParse(rawInput);
   if (!parsed.success) {
-    return failure(appProblem('validation', 400, 'Invalid input', summarizeIssues(parsed.error.issues, { root: '(input)', max: 10 })));
+    return failure(
+      appProblem(
+        'validation',
+        400,
+        'Invalid input',
+        summarizeIssues(parsed.error.issues, { root: '(input)', max: 10 }),
+      ),
+    );
   }
   try {
     return { ok: true, data: await service(parsed.data) };
@@ -30,7 +44,12 @@ export async function dispatch(
 }
 
 export function unexpectedProblem(): Problem {
-  return appProblem('internal', 500, 'Unexpected error', 'Something went wrong inside Splitbook. The details were written to its log.');
+  return appProblem(
+    'internal',
+    500,
+    'Unexpected error',
+    'Something went wrong inside Splitbook. The details were written to its log.',
+  );
 }
 
 function failure(problem: Problem): Envelope<never> {

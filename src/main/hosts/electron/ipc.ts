@@ -36,7 +36,12 @@ export function isTrustedSender(
 
 const REFUSED: Envelope<never> = {
   ok: false,
-  problem: appProblem('forbidden', 403, 'Call refused', 'Only the Splitbook window may call the app.'),
+  problem: appProblem(
+    'forbidden',
+    403,
+    'Call refused',
+    'Only the Splitbook window may call the app.',
+  ),
 };
 
 /** Registers every contract channel on ipcMain; returns a function that removes them again. */

@@ -6,11 +6,7 @@ import { openExternalSafely } from './external';
 import { forwardEvents, registerHandlers, sendEvent } from './ipc';
 import { menuTemplate } from './menu';
 import { rendererSource, type RendererSource } from './renderer-source';
-import {
-  applyContentSecurityPolicy,
-  denyAllPermissions,
-  hardenWebContents,
-} from './security';
+import { applyContentSecurityPolicy, denyAllPermissions, hardenWebContents } from './security';
 import { createMainWindow } from './window';
 import { WINDOW_STATE_FILE } from './window-state';
 

@@ -27,11 +27,41 @@ function idOfRate(rate: string): number | null {
 export const TABLE_METRICS: readonly MetricRow[] = [
   { key: 'visitors', label: 'Visitors', short: 'Visitors', unit: 'count', goalId: null },
   { key: 'conversions', label: 'Conversions', short: 'Conv.', unit: 'count', goalId: null },
-  { key: 'cvr', label: 'Conversion rate (CVR)', short: 'CVR', unit: 'percent', goalId: idOfRate('cvr') },
-  { key: 'aov', label: 'Average order value (AOV)', short: 'AOV', unit: 'money', goalId: idOfRate('aov') },
-  { key: 'rpv', label: 'Revenue per visitor (RPV)', short: 'RPV', unit: 'money', goalId: idOfRate('rpv') },
-  { key: 'ctr', label: 'Click-through rate (CTR)', short: 'CTR', unit: 'percent', goalId: idOfRate('ctr') },
-  { key: 'acr', label: 'Add-to-cart rate (ACR)', short: 'ACR', unit: 'percent', goalId: idOfRate('acr') },
+  {
+    key: 'cvr',
+    label: 'Conversion rate (CVR)',
+    short: 'CVR',
+    unit: 'percent',
+    goalId: idOfRate('cvr'),
+  },
+  {
+    key: 'aov',
+    label: 'Average order value (AOV)',
+    short: 'AOV',
+    unit: 'money',
+    goalId: idOfRate('aov'),
+  },
+  {
+    key: 'rpv',
+    label: 'Revenue per visitor (RPV)',
+    short: 'RPV',
+    unit: 'money',
+    goalId: idOfRate('rpv'),
+  },
+  {
+    key: 'ctr',
+    label: 'Click-through rate (CTR)',
+    short: 'CTR',
+    unit: 'percent',
+    goalId: idOfRate('ctr'),
+  },
+  {
+    key: 'acr',
+    label: 'Add-to-cart rate (ACR)',
+    short: 'ACR',
+    unit: 'percent',
+    goalId: idOfRate('acr'),
+  },
   { key: 'revenue', label: 'Revenue', short: 'Revenue', unit: 'money', goalId: null },
 ];
 

@@ -1,16 +1,12 @@
-// The cache's schema as numbered migrations, recorded in PRAGMA user_version and applied in one transaction.
-// A released migration is never edited: a change to the schema is a new migration at the end.
-import { problem } from '../../../shared/problem';
-import type { Db } from './types';
-
-export type Migration = { version: number; up(db: Db): void };
+// Migration 1: stores and everything a sync writes. Frozen: a released migration is never edited.
+import type { Migration } from './migration';
 
 /**
  * v1: stores and everything a sync writes. Every row is keyed by its store; a test's
  * parts hang off the test and results' parts off the results, so deleting a store
  * cascades through all of it. STRICT tables refuse a value of the wrong type.
  */
-const V1_CORE = `
+const SQL = `
 CREATE TABLE stores (
   id                TEXT PRIMARY KEY,
   name              TEXT NOT NULL,
@@ -280,123 +276,4 @@ CREATE TABLE resource_syncs (
 ) STRICT, WITHOUT ROWID;
 `;
 
-/**
- * v2: records set aside by a sync, substring search over tests, and the indexes the
- * test list walks in sort order (each ends with the (store_id, id) tiebreak).
- */
-const V2_SET_ASIDE_AND_SEARCH = `
--- record_id is '' when the bad record had no usable id; run_id is the sync run that saw it.
-CREATE TABLE set_aside (
-  store_id  TEXT NOT NULL REFERENCES stores (id) ON DELETE CASCADE,
-  resource  TEXT NOT NULL,
-  record_id TEXT NOT NULL DEFAULT '',
-  error     TEXT NOT NULL,
-  seen_at   TEXT NOT NULL,
-  run_id    TEXT,
-  raw_json  TEXT NOT NULL,
-  PRIMARY KEY (store_id, resource, record_id)
-) STRICT, WITHOUT ROWID;
-
--- Trigram tokens find any substring of three or more characters ("ship" in "Free shipping bar").
-CREATE VIRTUAL TABLE tests_fts USING fts5 (
-  title, hypothesis, handle,
-  content = 'tests', content_rowid = 'seq',
-  tokenize = 'trigram remove_diacritics 1'
-);
--- Triggers keep the index true for every write, including deletes cascaded from a store.
-CREATE TRIGGER tests_fts_after_insert AFTER INSERT ON tests BEGIN
-  INSERT INTO tests_fts (rowid, title, hypothesis, handle) VALUES (new.seq, new.title, new.hypothesis, new.handle);
-END;
-CREATE TRIGGER tests_fts_after_delete AFTER DELETE ON tests BEGIN
-  INSERT INTO tests_fts (tests_fts, rowid, title, hypothesis, handle)
-    VALUES ('delete', old.seq, old.title, old.hypothesis, old.handle);
-END;
-CREATE TRIGGER tests_fts_after_update AFTER UPDATE OF title, hypothesis, handle ON tests
-WHEN old.title IS NOT new.title OR old.hypothesis IS NOT new.hypothesis OR old.handle IS NOT new.handle
-BEGIN
-  INSERT INTO tests_fts (tests_fts, rowid, title, hypothesis, handle)
-    VALUES ('delete', old.seq, old.title, old.hypothesis, old.handle);
-  INSERT INTO tests_fts (rowid, title, hypothesis, handle) VALUES (new.seq, new.title, new.hypothesis, new.handle);
-END;
--- Tests cached by v1 become searchable.
-INSERT INTO tests_fts (tests_fts) VALUES ('rebuild');
-
-CREATE INDEX tests_by_title ON tests (title COLLATE NOCASE, store_id, id);
-CREATE INDEX tests_by_status ON tests (status, store_id, id);
-CREATE INDEX tests_by_goal ON tests (goal, store_id, id);
-CREATE INDEX tests_by_start ON tests (start_at, store_id, id);
-CREATE INDEX tests_by_end ON tests (end_at, store_id, id);
-CREATE INDEX tests_by_updated ON tests (updated_at, store_id, id);
-CREATE INDEX tests_by_probability ON tests (probability_to_win, store_id, id);
-CREATE INDEX tests_by_lift ON tests (lift, store_id, id);
-CREATE INDEX tests_by_campaign ON tests (campaign_id);
--- Covers the status chips' counts and a store's counts, for one store or all.
-CREATE INDEX tests_by_removed ON tests (removed, store_id, status);
-CREATE INDEX test_tags_by_name ON test_tags (name COLLATE NOCASE, store_id, test_id);
-CREATE INDEX test_tags_by_tag ON test_tags (store_id, tag_id);
-`;
-
-/** v3: the lifecycle tier on the test row, so the list can say whether a lift is significant. */
-const V3_TIER_ON_TESTS = `
-ALTER TABLE tests ADD COLUMN tier TEXT;
-UPDATE tests SET tier = (
-  SELECT r.tier FROM results r WHERE r.store_id = tests.store_id AND r.test_id = tests.id
-);
-`;
-
-export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, up: (db) => db.exec(V1_CORE) },
-  { version: 2, up: (db) => db.exec(V2_SET_ASIDE_AND_SEARCH) },
-  { version: 3, up: (db) => db.exec(V3_TIER_ON_TESTS) },
-];
-
-export function schemaVersion(db: Db): number {
-  const version = db.pragma('user_version', { simple: true });
-  return typeof version === 'number' ? version : 0;
-}
-
-/**
- * Brings the schema up to the newest of `migrations`, all pending steps in one
- * transaction (a failing step leaves the file as it was). Refuses a cache written
- * by a newer Splitbook rather than guess at a schema it does not know. The version is
- * read inside the (immediate) transaction, so two processes opening one file at once
- * cannot both migrate it.
- */
-export function migrate(
-  db: Db,
-  migrations: readonly Migration[] = MIGRATIONS,
-): { from: number; to: number } {
-  assertOrdered(migrations);
-  const newest = migrations.at(-1)?.version ?? 0;
-  return db
-    .transaction(() => {
-      const from = schemaVersion(db);
-      if (from > newest) throw newerCache(db.name, from, newest);
-      const pending = migrations.filter((m) => m.version > from);
-      if (pending.length === 0) return { from, to: from };
-      for (const migration of pending) migration.up(db);
-      db.pragma(`user_version = ${newest}`);
-      return { from, to: newest };
-    })
-    .immediate();
-}
-
-function newerCache(file: string, version: number, newest: number) {
-  return problem(
-    'internal',
-    409,
-    'Cache from a newer Splitbook',
-    `This cache was written by a newer version of Splitbook (schema ${version}, this version knows up to ${newest}). ` +
-      `Update Splitbook, or move ${file} aside to start a fresh cache.`,
-  );
-}
-
-function assertOrdered(migrations: readonly Migration[]): void {
-  migrations.forEach((m, i) => {
-    if (!Number.isInteger(m.version) || m.version !== i + 1) {
-      throw new Error(
-        `Migration ${i} has version ${m.version}; versions must be 1, 2, 3… in order`,
-      );
-    }
-  });
-}
+export const migration001: Migration = { version: 1, up: (db) => db.exec(SQL) };

@@ -1,20 +1,16 @@
 // Which tests a sync asks results for: only launched tests whose results can have changed since they were cached.
 import { describe, expect, it } from 'vitest';
-import {
-  markMissingRemoved,
-  testsNeedingResults,
-  upsertResults,
-  upsertTests,
-} from '../../src/main/core/db/ingest';
+import { markMissingRemoved, upsertResults, upsertTests } from '../../src/main/core/db';
+import { testsNeedingResults } from '../../src/main/core/sync/pull/results';
 import type { Test } from '../../src/shared/api';
 import type { Db } from '../../src/main/core/db/types';
-import { addStore, item, makeResults, makeTest, openTempDb } from './fixtures';
+import { addStore, makeResults, makeTest, openTempDb } from '../db/fixtures';
 
 const NOW = '2026-03-01T10:00:00Z';
 
 function cacheTest(db: Db, n: number, status: string, updatedAt = '2026-02-01T00:00:00Z'): Test {
   const test = makeTest({ n, status, updatedAt });
-  upsertTests(db, 's1', [item(test)], 'run-1', NOW);
+  upsertTests(db, { storeId: 's1', tests: [test], runId: 'run-1', syncedAt: NOW });
   return test;
 }
 
@@ -25,7 +21,14 @@ function cacheResults(
   fetchedFor: { status: string; updatedAt: string } = test,
 ): void {
   const results = makeResults(test.id);
-  upsertResults(db, 's1', test.id, results, results, NOW, fetchedFor.updatedAt, fetchedFor.status);
+  upsertResults(db, {
+    storeId: 's1',
+    testId: test.id,
+    results: results,
+    fetchedAt: NOW,
+    testUpdatedAt: fetchedFor.updatedAt,
+    testStatus: fetchedFor.status,
+  });
 }
 
 function needing(db: Db): string[] {
@@ -113,7 +116,7 @@ describe('testsNeedingResults', () => {
     const db = openTempDb();
     addStore(db, 's1');
     cacheTest(db, 1, 'completed');
-    upsertTests(db, 's1', [], 'run-2', NOW);
+    upsertTests(db, { storeId: 's1', tests: [], runId: 'run-2', syncedAt: NOW });
     markMissingRemoved(db, 's1', 'run-2');
     expect(needing(db)).toEqual([]);
   });
@@ -133,7 +136,7 @@ describe('testsNeedingResults', () => {
     const tests = statuses.map((status, i) => cacheTest(db, i + 1, status));
     for (const test of tests)
       if (test.status !== 'draft' && test.status !== 'scheduled') cacheResults(db, test);
-    upsertTests(db, 's1', tests.map(item), 'run-2', NOW);
+    upsertTests(db, { storeId: 's1', tests: tests, runId: 'run-2', syncedAt: NOW });
     expect(needing(db).sort()).toEqual(
       tests
         .filter((t) => t.status === 'active' || t.status === 'paused')

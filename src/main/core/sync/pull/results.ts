@@ -1,0 +1,126 @@
+// Pull phase 2: results of the launched tests that can have changed since they were fetched.
+import { isEnded, isLaunched, isLive } from '../../../../shared/domain/lifecycle';
+import { ApiError } from '../../api';
+import {
+  markResourceSynced,
+  resultsCandidates,
+  setAside,
+  upsertResults,
+  type Db,
+  type ResultsCandidate,
+} from '../../db';
+import { isRunFatal } from '../outcome';
+import type { PhaseContext } from './context';
+
+/**
+ * Results of a live test fetched this recently are not asked for again: the API counts visitors by
+ * the day, so a re-sync minutes later would fetch the same numbers. Edited, newly ended and never
+ * fetched tests are fetched whatever their age.
+ */
+export const LIVE_RESULTS_MAX_AGE_MS = 15 * 60 * 1000;
+
+/** Result requests in flight at once per store; the store's limiter still has the last word. */
+export const RESULTS_CONCURRENCY = 4;
+
+/** How old a live test's cached results may be and still be used. */
+export type ResultsFreshness = { now: string; liveMaxAgeMs: number };
+
+/** A launched test whose results must be (re)fetched, with what upsertResults records. */
+export type TestNeedingResults = { id: string; updatedAt: string; status: string };
+
+/**
+ * The launched tests whose results can have changed since they were cached: never fetched, edited
+ * since, ended after the fetch, or still live. Everything else is skipped, so a re-sync where nothing
+ * changed asks for almost no results. With `freshness`, a live test's results younger than
+ * `liveMaxAgeMs` are kept too (a sync right after a sync asks for nothing). Most recently updated first.
+ */
+export function testsNeedingResults(
+  db: Db,
+  storeId: string,
+  freshness: ResultsFreshness | null = null,
+): TestNeedingResults[] {
+  const fresh = freshness
+    ? { now: Date.parse(freshness.now), maxAgeMs: freshness.liveMaxAgeMs }
+    : null;
+  return resultsCandidates(db, storeId)
+    .filter((test) => needsResults(test, fresh))
+    .map(({ id, updatedAt, status }) => ({ id, updatedAt, status }));
+}
+
+function needsResults(
+  test: ResultsCandidate,
+  fresh: { now: number; maxAgeMs: number } | null,
+): boolean {
+  if (!isLaunched(test.status)) return false;
+  if (
+    test.fetchedAt === null ||
+    test.fetchedForUpdatedAt === null ||
+    test.fetchedForStatus === null
+  )
+    return true;
+  if (test.updatedAt !== test.fetchedForUpdatedAt) return true;
+  if (isEnded(test.status)) return !isEnded(test.fetchedForStatus);
+  if (!isLive(test.status)) return false;
+  // An unparseable time is never fresh: better one request too many than stale figures.
+  const age = fresh ? fresh.now - Date.parse(test.fetchedAt) : Number.NaN;
+  return !(age >= 0 && fresh !== null && age < fresh.maxAgeMs);
+}
+
+export async function pullResults(
+  ctx: PhaseContext,
+  concurrency = RESULTS_CONCURRENCY,
+): Promise<void> {
+  const { db, storeId, client, signal, progress, counters } = ctx;
+  const due = testsNeedingResults(db, storeId, {
+    now: ctx.now(),
+    liveMaxAgeMs: LIVE_RESULTS_MAX_AGE_MS,
+  });
+  let done = 0;
+  let next = 0;
+  let fatal: unknown = null;
+  progress.report('results', 0, due.length);
+
+  async function worker(): Promise<void> {
+    while (fatal === null && next < due.length) {
+      const test = due[next++];
+      if (!test) break;
+      try {
+        counters.requests += 1;
+        const results = await client.getResults(test.id, { signal });
+        upsertResults(db, {
+          storeId,
+          testId: test.id,
+          results,
+          fetchedAt: ctx.now(),
+          testUpdatedAt: test.updatedAt,
+          testStatus: test.status,
+        });
+        counters.resultsFetched += 1;
+      } catch (error) {
+        if (isRunFatal(error)) {
+          fatal = error;
+          return;
+        }
+        // A launched test with no results yet is not a fault of the store.
+        if (!(error instanceof ApiError && error.status === 404)) {
+          const message = error instanceof Error ? error.message : String(error);
+          setAside(db, {
+            storeId,
+            resource: 'results',
+            recordId: test.id,
+            error: message,
+            raw: null,
+            seenAt: ctx.now(),
+          });
+          counters.setAside += 1;
+        }
+      }
+      done += 1;
+      progress.report('results', done, due.length);
+    }
+  }
+
+  await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+  if (fatal !== null) throw fatal;
+  markResourceSynced(db, storeId, 'results', ctx.now());
+}

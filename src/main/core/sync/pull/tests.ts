@@ -1,0 +1,88 @@
+// Pull phase 1: every page of GET /tests, each written with the run's resume point in one transaction.
+import { randomUUID } from 'node:crypto';
+import {
+  countSeenInRun,
+  getSyncState,
+  markMissingRemoved,
+  markResourceSynced,
+  markSeenInRun,
+  saveSyncState,
+  setAside,
+  upsertTests,
+} from '../../db';
+import type { PhaseContext } from './context';
+
+export const TESTS_PER_PAGE = 100;
+
+export async function pullTests(ctx: PhaseContext, perPage = TESTS_PER_PAGE): Promise<void> {
+  const { db, storeId, progress, counters } = ctx;
+  const saved = getSyncState(db, storeId);
+  const resume = saved && saved.phase === 'tests' ? saved : null;
+  const runId = resume?.runId ?? randomUUID();
+  const startedAt = resume?.startedAt ?? ctx.now();
+  const startPage = resume?.nextPage ?? 1;
+  let totalCount: number | null = null;
+  let countChanged = false;
+  saveSyncState(db, storeId, {
+    runId,
+    phase: 'tests',
+    nextPage: startPage,
+    startedAt,
+    updatedAt: ctx.now(),
+  });
+
+  // The client's one walker guards against a server that repeats or never ends its pages.
+  for await (const result of ctx.client.walkTests({ perPage, startPage, signal: ctx.signal })) {
+    counters.requests += 1;
+    const { pagination } = result;
+    if (totalCount !== null && pagination.totalCount !== totalCount) countChanged = true;
+    totalCount = pagination.totalCount;
+    const syncedAt = ctx.now();
+    db.transaction(() => {
+      upsertTests(db, { storeId, tests: result.items, runId, syncedAt });
+      for (const rejected of result.rejected) {
+        setAside(db, {
+          storeId,
+          resource: 'test',
+          recordId: rejected.id,
+          error: rejected.error,
+          raw: rejected.raw,
+          seenAt: syncedAt,
+          runId,
+        });
+      }
+      // A record set aside still exists on the server: it must not be marked removed.
+      markSeenInRun(db, {
+        storeId,
+        testIds: result.rejected.flatMap((r) => (r.id ? [r.id] : [])),
+        runId,
+      });
+      saveSyncState(db, storeId, {
+        runId,
+        phase: 'tests',
+        nextPage: result.page + 1,
+        startedAt,
+        updatedAt: syncedAt,
+      });
+    })();
+    counters.testsSeen += result.items.length;
+    counters.setAside += result.rejected.length;
+    const listed = (result.page - 1) * perPage + result.items.length + result.rejected.length;
+    progress.report('tests', Math.min(listed, totalCount), totalCount);
+  }
+
+  // Only a complete, consistent listing may declare tests gone: if the store changed while we paged,
+  // records can have shifted between pages and a missing one proves nothing.
+  const seen = countSeenInRun(db, storeId, runId);
+  if (!countChanged && totalCount !== null && seen >= totalCount) {
+    counters.testsRemoved = markMissingRemoved(db, storeId, runId);
+  }
+  markResourceSynced(db, storeId, 'tests', ctx.now());
+  saveSyncState(db, storeId, {
+    runId,
+    phase: 'results',
+    nextPage: null,
+    startedAt,
+    updatedAt: ctx.now(),
+  });
+}
