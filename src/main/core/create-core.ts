@@ -34,12 +34,16 @@ export interface CoreDeps {
 }
 
 export const DATABASE_FILE = 'splitbook.db';
+/** The user's own data, beside the cache and attached to its connection (see db/open.ts). */
+export const USER_DATA_FILE = 'splitbook-user.db';
 
 export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? Date.now;
   const fetchImpl = deps.fetch ?? globalThis.fetch;
   mkdirSync(deps.dataDir, { recursive: true });
-  const db = openDatabase(join(deps.dataDir, DATABASE_FILE));
+  const db = openDatabase(join(deps.dataDir, DATABASE_FILE), {
+    userDataFile: join(deps.dataDir, USER_DATA_FILE),
+  });
 
   const listeners = new Set<CoreEventListener>();
   function emit(event: CoreEvent): void {

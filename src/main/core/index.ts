@@ -1,5 +1,5 @@
 // The core's public face for hosts: createCore, its dependencies, its events and the keychain stores.
-export { createCore, DATABASE_FILE, type CoreDeps } from './create-core';
+export { createCore, DATABASE_FILE, USER_DATA_FILE, type CoreDeps } from './create-core';
 export type { Core, CoreEventListener } from './types';
 export { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from './secrets';
 export { nextSyncReport, syncAndWait } from './sync/wait';

@@ -1,9 +1,11 @@
-// Opens (or creates) the one cache file: connection settings, migrations, and plain words when the file is unusable.
+// Opens (or creates) the cache file and attaches the user's own data file to the same connection:
+// connection settings, migrations of both, and plain words when a file is unusable.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError, problem } from '../../../shared/problem';
 import { migrate } from './migrations';
+import { USER_DATA_MIGRATIONS } from './user-data/migrations';
 import type { Db } from './types';
 
 export type { Db } from './types';
@@ -11,7 +13,15 @@ export type { Db } from './types';
 /** How long a write waits for another connection (the CLI, a second window) before giving up. */
 const BUSY_TIMEOUT_MS = 5000;
 
-export function openDatabase(file: string): Db {
+export interface OpenOptions {
+  /**
+   * The user's own data (what cannot be re-synced: unsent edits, notes, review marks), kept in its
+   * own file so a corrupt or rebuilt cache cannot take it along. Attached as schema `user`.
+   */
+  userDataFile?: string;
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
   let db: Db | null = null;
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -26,11 +36,21 @@ export function openDatabase(file: string): Db {
     // of thousands of tests stay in memory between pages.
     db.pragma('cache_size = -32768');
     migrate(db);
+    if (options.userDataFile) attachUserData(db, options.userDataFile);
     return db;
   } catch (error) {
     db?.close();
     throw explain(error, file);
   }
+}
+
+function attachUserData(db: Db, file: string): void {
+  db.prepare('ATTACH DATABASE ? AS user').run(file);
+  db.pragma('user.journal_mode = WAL');
+  // FULL: the user's own work must survive a power cut, not only a crash (NORMAL in WAL may lose
+  // the last commits on power loss). Its writes are few and small, so the extra fsync costs nothing felt.
+  db.pragma('user.synchronous = FULL');
+  migrate(db, USER_DATA_MIGRATIONS, 'user');
 }
 
 function explain(error: unknown, file: string): ProblemError {

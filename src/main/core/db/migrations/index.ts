@@ -17,8 +17,11 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004,
 ];
 
-export function schemaVersion(db: Db): number {
-  const version = db.pragma('user_version', { simple: true });
+/** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
+export type SchemaName = 'main' | 'user';
+
+export function schemaVersion(db: Db, schema: SchemaName = 'main'): number {
+  const version = db.pragma(`${schema}.user_version`, { simple: true });
   return typeof version === 'number' ? version : 0;
 }
 
@@ -32,17 +35,18 @@ export function schemaVersion(db: Db): number {
 export function migrate(
   db: Db,
   migrations: readonly Migration[] = MIGRATIONS,
+  schema: SchemaName = 'main',
 ): { from: number; to: number } {
   assertOrdered(migrations);
   const newest = migrations.at(-1)?.version ?? 0;
   return db
     .transaction(() => {
-      const from = schemaVersion(db);
+      const from = schemaVersion(db, schema);
       if (from > newest) throw newerCache(db.name, from, newest);
       const pending = migrations.filter((m) => m.version > from);
       if (pending.length === 0) return { from, to: from };
       for (const migration of pending) migration.up(db);
-      db.pragma(`user_version = ${newest}`);
+      db.pragma(`${schema}.user_version = ${newest}`);
       return { from, to: newest };
     })
     .immediate();

@@ -1,0 +1,6 @@
+// The user's own data (unsent edits, notes, review marks) as numbered migrations of the file attached
+// as schema `user`. Frozen once released, like the cache's: a change is a new entry at the end.
+// Every statement names its table `user.<name>`, since the file is attached to the cache's connection.
+import type { Migration } from '../migrations';
+
+export const USER_DATA_MIGRATIONS: readonly Migration[] = [];
