@@ -50,7 +50,7 @@ export function dailySeries(daily: TestResults['daily']): { days: Day[]; skipped
       continue;
     }
     seen.add(dayNumber);
-    days.push({ date: dateOfDayNumber(dayNumber), dayNumber, control: point.performance.control, variant: point.performance.variant });
+    days.push({ date: key.slice(0, 10), dayNumber, control: point.performance.control, variant: point.performance.variant });
   }
   days.sort((a, b) => a.dayNumber - b.dayNumber);
   return { days, skippedKeys };

@@ -40,14 +40,14 @@ function differenceCdf(A: LogPosterior, B: LogPosterior, d: number): { cdf: numb
       const u = (A.nodes[k] ?? 0) + d;
       const w = A.weights[k] ?? 0;
       cdf += w * B.cdf(u);
-      density += w * B.density(u);
+      density += w * B.cdfSlope(u);
     }
   } else {
     for (let k = 0; k < B.nodes.length; k++) {
       const v = (B.nodes[k] ?? 0) - d;
       const w = B.weights[k] ?? 0;
       cdf += w * (1 - A.cdf(v));
-      density += w * A.density(v);
+      density += w * A.cdfSlope(v);
     }
   }
   return { cdf, density };
@@ -67,7 +67,7 @@ function differenceQuantile(A: LogPosterior, B: LogPosterior, q: number): number
     else lo = d;
     let next = density > 0 ? d - gap / density : Number.NaN;
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (Math.abs(next - d) < 1e-12 * Math.max(1, Math.abs(d)) || hi - lo < 1e-13) return next;
+    if (Math.abs(next - d) < 1e-10 * Math.max(1, Math.abs(d)) || hi - lo < 1e-12) return next;
     d = next;
   }
   return d;

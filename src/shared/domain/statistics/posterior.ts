@@ -53,19 +53,23 @@ function gaussLegendre(n: number): { nodes: Float64Array; weights: Float64Array 
 
 /** Points per panel of the side we integrate over; exact for polynomials of degree 11. */
 const GL_NODES = gaussLegendre(6);
-/** Points per panel when building a CDF table. */
+/** Points per panel for the partial-expectation tables (expected loss). */
 const GL_TABLE = gaussLegendre(3);
 
 /**
  * The window in log space, in standard deviations of log p around its mean. The left tail is the long one
- * (log of a small rate): with alpha >= 1 its mass beyond 16 sd is below 1e-7; the right tail is bounded by 0.
+ * (log of a small rate): it decays like e^{alpha·u}, so with alpha = 1 its mass beyond 16 sd is below 1e-7;
+ * from alpha = 30 on, log p is close to normal and 10 sd leave < 1e-12. The right tail is light and
+ * bounded by 0.
  */
-const LEFT_SD = 16;
-const RIGHT_SD = 10;
-/** Table step in sd of log p: cubic Hermite error ~ (step)^4/384 * |h'''|, about 1e-6 of probability at 1/5. */
-const TABLE_STEPS_PER_SD = 5;
+const LEFT_SD_SKEWED = 16;
+const LEFT_SD_NEAR_NORMAL = 10;
+const NEAR_NORMAL_ALPHA = 30;
+const RIGHT_SD = 8;
+/** Table step in sd of log p: cubic Hermite error ~ step^4/384·|h'''|, a few 1e-6 of probability at 1/4. */
+const TABLE_STEPS_PER_SD = 4;
 /** Panels of the side integrated over (6 Gauss–Legendre points each). */
-const NODE_PANELS = 13;
+const NODE_PANELS = 8;
 
 /** log(1 - e^u) for u < 0, accurate at both ends (Mächler 2012). */
 function log1mexp(u: number): number {
@@ -81,12 +85,20 @@ function logMoments(p: BetaPosterior): { mean: number; sd: number } {
 }
 
 /** Density of u = log p: Beta density at e^u times the Jacobian e^u. */
-function logDensityFn(p: BetaPosterior): (u: number) => number {
+function logDensityFn(p: BetaPosterior): { density: (u: number) => number; densityAt: (u: number, eu: number) => number } {
   const { alpha, beta } = p;
   const norm = betaln(alpha, beta);
   // beta = 1 would make 0 * log(0) = NaN at u = 0; the factor is 1 then.
-  if (beta === 1) return (u) => Math.exp(alpha * u - norm);
-  return (u) => Math.exp(alpha * u + (beta - 1) * log1mexp(u) - norm);
+  if (beta === 1) {
+    const density = (u: number) => Math.exp(alpha * u - norm);
+    return { density, densityAt: density };
+  }
+  return {
+    density: (u) => Math.exp(alpha * u + (beta - 1) * log1mexp(u) - norm),
+    // With e^u known: log(1 - e^u) straight from it (log1p is accurate for small e^u; near u = 0 the
+    // cancellation in 1 - e^u is what log1mexp avoids, so use it there).
+    densityAt: (u, eu) => Math.exp(alpha * u + (beta - 1) * (u > -Math.LN2 ? log1mexp(u) : Math.log1p(-eu)) - norm),
+  };
 }
 
 /**
@@ -106,15 +118,18 @@ export type LogPosterior = {
   readonly weights: Float64Array;
   cdf(u: number): number;
   density(u: number): number;
+  /** The derivative of the interpolated CDF: the density to ~1e-4, at the cost of a polynomial. */
+  cdfSlope(u: number): number;
   /** ∫_from^to f(u) density(u) du by composite Gauss–Legendre on fresh nodes (for integrands with a corner). */
   integrate(from: number, to: number, f: (u: number) => number): number;
   below(u: number): number;
   above(u: number): number;
 };
 
-function windowOf(mean: number, sd: number): { lo: number; hi: number } {
+function windowOf(p: BetaPosterior, mean: number, sd: number): { lo: number; hi: number } {
+  const left = p.alpha < NEAR_NORMAL_ALPHA ? LEFT_SD_SKEWED : LEFT_SD_NEAR_NORMAL;
   const hi = Math.min(0, mean + RIGHT_SD * sd);
-  const lo = Math.min(mean - LEFT_SD * sd, hi - 1e-300);
+  const lo = Math.min(mean - left * sd, hi - 1e-300);
   return { lo, hi };
 }
 
@@ -127,8 +142,8 @@ function hermite(t: number, y0: number, y1: number, m0: number, m1: number): num
 
 export function logPosterior(posterior: BetaPosterior): LogPosterior {
   const { mean: logMean, sd: logSd } = logMoments(posterior);
-  const density = logDensityFn(posterior);
-  const { lo, hi } = windowOf(logMean, logSd);
+  const { density, densityAt } = logDensityFn(posterior);
+  const { lo, hi } = windowOf(posterior, logMean, logSd);
 
   // Nodes: composite Gauss–Legendre over the window, weights normalised to total mass 1.
   const nodeCount = NODE_PANELS * GL_NODES.nodes.length;
@@ -148,19 +163,23 @@ export function logPosterior(posterior: BetaPosterior): LogPosterior {
   }
   for (let k = 0; k < nodeCount; k++) weights[k] = (weights[k] ?? 0) / mass;
 
-  // Tables at panel edges: density, CDF, and the two partial integrals.
+  // Tables at panel edges: density and CDF (Simpson's rule on edge and midpoint densities).
   const panels = Math.max(8, Math.ceil(((hi - lo) / logSd) * TABLE_STEPS_PER_SD));
   const step = (hi - lo) / panels;
   const dens = new Float64Array(panels + 1);
   const cdf = new Float64Array(panels + 1);
-  for (let i = 0; i <= panels; i++) dens[i] = density(lo + i * step);
+  // On an even grid e^u is geometric: one multiplication instead of an exp() per point.
+  const halfRatio = Math.exp(step / 2);
+  let ex = Math.exp(lo);
+  const mids = new Float64Array(panels);
+  for (let i = 0; i <= panels; i++) {
+    dens[i] = densityAt(lo + i * step, ex);
+    ex *= halfRatio;
+    if (i < panels) mids[i] = densityAt(lo + (i + 0.5) * step, ex);
+    ex *= halfRatio;
+  }
   for (let i = 0; i < panels; i++) {
-    const centre = lo + (i + 0.5) * step;
-    let area = 0;
-    for (let j = 0; j < GL_TABLE.nodes.length; j++) {
-      area += (GL_TABLE.weights[j] ?? 0) * density(centre + 0.5 * step * (GL_TABLE.nodes[j] ?? 0));
-    }
-    cdf[i + 1] = (cdf[i] ?? 0) + 0.5 * step * area;
+    cdf[i + 1] = (cdf[i] ?? 0) + (step / 6) * ((dens[i] ?? 0) + 4 * (mids[i] ?? 0) + (dens[i + 1] ?? 0));
   }
   // The tails outside the window hold < 1e-7: normalise so the table ends at exactly 1.
   const total = cdf[panels] ?? 1;
@@ -171,25 +190,32 @@ export function logPosterior(posterior: BetaPosterior): LogPosterior {
   const readCdf = (i: number, t: number): number =>
     hermite(t, cdf[i] ?? 0, cdf[i + 1] ?? 1, (dens[i] ?? 0) * step, (dens[i + 1] ?? 0) * step);
 
-  // below: ∫ cdf(v) e^v dv from lo, by 3-point Gauss–Legendre per panel on the interpolated CDF.
-  const below = new Float64Array(panels + 1);
-  const aboveInside = new Float64Array(panels + 1);
-  for (let i = 0; i < panels; i++) {
-    const left = lo + i * step;
-    let areaBelow = 0;
-    let areaAbove = 0;
-    for (let j = 0; j < GL_TABLE.nodes.length; j++) {
-      const t = 0.5 + 0.5 * (GL_TABLE.nodes[j] ?? 0);
-      const ev = Math.exp(left + t * step);
-      const c = readCdf(i, t);
-      areaBelow += (GL_TABLE.weights[j] ?? 0) * c * ev;
-      areaAbove += (GL_TABLE.weights[j] ?? 0) * (1 - c) * ev;
+  // Partial expectations for the expected loss, built on first use (the exact path never needs them):
+  // below = ∫ cdf(v) e^v dv from lo, aboveInside = ∫ (1 - cdf(v)) e^v dv from lo, by 3-point
+  // Gauss–Legendre per panel on the interpolated CDF.
+  let partials: { below: Float64Array; aboveInside: Float64Array; aboveTotal: number } | null = null;
+  function partialTables(): { below: Float64Array; aboveInside: Float64Array; aboveTotal: number } {
+    if (partials !== null) return partials;
+    const below = new Float64Array(panels + 1);
+    const aboveInside = new Float64Array(panels + 1);
+    for (let i = 0; i < panels; i++) {
+      const left = lo + i * step;
+      let areaBelow = 0;
+      let areaAbove = 0;
+      for (let j = 0; j < GL_TABLE.nodes.length; j++) {
+        const t = 0.5 + 0.5 * (GL_TABLE.nodes[j] ?? 0);
+        const ev = Math.exp(left + t * step);
+        const c = readCdf(i, t);
+        areaBelow += (GL_TABLE.weights[j] ?? 0) * c * ev;
+        areaAbove += (GL_TABLE.weights[j] ?? 0) * (1 - c) * ev;
+      }
+      below[i + 1] = (below[i] ?? 0) + 0.5 * step * areaBelow;
+      aboveInside[i + 1] = (aboveInside[i] ?? 0) + 0.5 * step * areaAbove;
     }
-    below[i + 1] = (below[i] ?? 0) + 0.5 * step * areaBelow;
-    aboveInside[i + 1] = (aboveInside[i] ?? 0) + 0.5 * step * areaAbove;
+    // above(u) = ∫_u^hi (1 - cdf) e^v dv: beyond hi the CDF is 1 and adds nothing.
+    partials = { below, aboveInside, aboveTotal: aboveInside[panels] ?? 0 };
+    return partials;
   }
-  // above(u) = ∫_u^hi (1 - cdf) e^v dv: beyond hi the CDF is 1 and adds nothing.
-  const aboveTotal = aboveInside[panels] ?? 0;
   const mean = posteriorMean(posterior);
 
   function locate(u: number): { i: number; t: number } | null {
@@ -216,6 +242,18 @@ export function logPosterior(posterior: BetaPosterior): LogPosterior {
       if (at === null) return 0;
       return density(u) / total;
     },
+    cdfSlope(u) {
+      const at = locate(u);
+      if (at === null) return 0;
+      // Derivative of the cubic Hermite: cheap, and exact at the table's edges.
+      const { i, t } = at;
+      const y0 = cdf[i] ?? 0;
+      const y1 = cdf[i + 1] ?? 1;
+      const m0 = (dens[i] ?? 0) * step;
+      const m1 = (dens[i + 1] ?? 0) * step;
+      const t2 = t * t;
+      return ((6 * t2 - 6 * t) * y0 + (3 * t2 - 4 * t + 1) * m0 + (-6 * t2 + 6 * t) * y1 + (3 * t2 - 2 * t) * m1) / step;
+    },
     integrate(from, to, f) {
       const a = Math.max(from, lo);
       const b = Math.min(to, hi);
@@ -232,6 +270,7 @@ export function logPosterior(posterior: BetaPosterior): LogPosterior {
       return sum / mass;
     },
     below(u) {
+      const { below } = partialTables();
       const at = locate(u);
       // Beyond the window the CDF is 1, so the integrand there is e^v.
       if (at === null) return u <= lo ? 0 : (below[panels] ?? 0) + Math.exp(Math.min(u, 0)) - Math.exp(hi);
@@ -242,6 +281,7 @@ export function logPosterior(posterior: BetaPosterior): LogPosterior {
       return hermite(at.t, below[at.i] ?? 0, below[at.i + 1] ?? 0, c0 * e0 * step, c1 * e1 * step);
     },
     above(u) {
+      const { aboveInside, aboveTotal } = partialTables();
       const at = locate(u);
       // Below the window the CDF is 0, so the integrand there is e^v.
       if (at === null) return u >= hi ? 0 : aboveTotal + Math.exp(lo) - Math.exp(u);
