@@ -68,8 +68,12 @@ const NEAR_NORMAL_ALPHA = 30;
 const RIGHT_SD = 8;
 /** Table step in sd of log p: cubic Hermite error ~ step^4/384·|h'''|, a few 1e-6 of probability at 1/4. */
 const TABLE_STEPS_PER_SD = 4;
-/** Panels of the side integrated over (6 Gauss–Legendre points each). */
-const NODE_PANELS = 8;
+/**
+ * Panels of the side integrated over (6 Gauss–Legendre points each): 8 suffice for a near-normal
+ * posterior; the skewed log of a rate with few successes needs 14 for ~1e-6 (8 leave 2.5e-4).
+ */
+const NODE_PANELS_NEAR_NORMAL = 8;
+const NODE_PANELS_SKEWED = 14;
 
 /** log(1 - e^u) for u < 0, accurate at both ends (Mächler 2012). */
 function log1mexp(u: number): number {
@@ -89,15 +93,17 @@ function logDensityFn(p: BetaPosterior): { density: (u: number) => number; densi
   const { alpha, beta } = p;
   const norm = betaln(alpha, beta);
   // beta = 1 would make 0 * log(0) = NaN at u = 0; the factor is 1 then.
+  // Grid arithmetic can land a hair above u = 0, outside the support (log1mexp would be NaN there).
   if (beta === 1) {
-    const density = (u: number) => Math.exp(alpha * u - norm);
+    const density = (u: number) => (u > 0 ? 0 : Math.exp(alpha * u - norm));
     return { density, densityAt: density };
   }
   return {
-    density: (u) => Math.exp(alpha * u + (beta - 1) * log1mexp(u) - norm),
+    density: (u) => (u >= 0 ? 0 : Math.exp(alpha * u + (beta - 1) * log1mexp(u) - norm)),
     // With e^u known: log(1 - e^u) straight from it (log1p is accurate for small e^u; near u = 0 the
     // cancellation in 1 - e^u is what log1mexp avoids, so use it there).
-    densityAt: (u, eu) => Math.exp(alpha * u + (beta - 1) * (u > -Math.LN2 ? log1mexp(u) : Math.log1p(-eu)) - norm),
+    densityAt: (u, eu) =>
+      u >= 0 ? 0 : Math.exp(alpha * u + (beta - 1) * (u > -Math.LN2 ? log1mexp(u) : Math.log1p(-eu)) - norm),
   };
 }
 
@@ -146,12 +152,13 @@ export function logPosterior(posterior: BetaPosterior): LogPosterior {
   const { lo, hi } = windowOf(posterior, logMean, logSd);
 
   // Nodes: composite Gauss–Legendre over the window, weights normalised to total mass 1.
-  const nodeCount = NODE_PANELS * GL_NODES.nodes.length;
+  const nodePanels = posterior.alpha < NEAR_NORMAL_ALPHA ? NODE_PANELS_SKEWED : NODE_PANELS_NEAR_NORMAL;
+  const nodeCount = nodePanels * GL_NODES.nodes.length;
   const nodes = new Float64Array(nodeCount);
   const weights = new Float64Array(nodeCount);
-  const nodeWidth = (hi - lo) / NODE_PANELS;
+  const nodeWidth = (hi - lo) / nodePanels;
   let mass = 0;
-  for (let panel = 0, k = 0; panel < NODE_PANELS; panel++) {
+  for (let panel = 0, k = 0; panel < nodePanels; panel++) {
     const centre = lo + (panel + 0.5) * nodeWidth;
     for (let j = 0; j < GL_NODES.nodes.length; j++, k++) {
       const u = centre + 0.5 * nodeWidth * (GL_NODES.nodes[j] ?? 0);
@@ -258,9 +265,9 @@ export function logPosterior(posterior: BetaPosterior): LogPosterior {
       const a = Math.max(from, lo);
       const b = Math.min(to, hi);
       if (!(b > a)) return 0;
-      const width = (b - a) / NODE_PANELS;
+      const width = (b - a) / nodePanels;
       let sum = 0;
-      for (let panel = 0; panel < NODE_PANELS; panel++) {
+      for (let panel = 0; panel < nodePanels; panel++) {
         const centre = a + (panel + 0.5) * width;
         for (let j = 0; j < GL_NODES.nodes.length; j++) {
           const u = centre + 0.5 * width * (GL_NODES.nodes[j] ?? 0);
