@@ -2,6 +2,7 @@
 import { benchIngest, benchSync } from './sync.bench';
 import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
+import { benchStatistics } from './statistics.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   ingest: benchIngest,
   'list-query': benchListQuery,
   renderer: benchRenderer,
+  statistics: benchStatistics,
 };
 
 for (const [name, run] of Object.entries(benches)) {
