@@ -11,10 +11,18 @@ import globals from 'globals';
 // or Node module is forbidden until someone decides it belongs. `types` are allowed as `import type` only.
 const SHARED = ['shared', 'shared/channels', 'shared/contract', 'shared/problem'];
 const pkg = (...names) => names.map((name) => `package:${name}`);
+// The special functions of the statistics module (pure JS, no Node or DOM): the renderer bundles them too.
+const NUMERICS = pkg(
+  '@stdlib/math-base-special-betaln',
+  '@stdlib/math-base-special-digamma',
+  '@stdlib/math-base-special-trigamma',
+  '@stdlib/stats-base-dists-chisquare-cdf',
+  '@stdlib/stats-base-dists-normal-quantile',
+);
 const LAYERS = {
   shared: {
-    may: [...SHARED, ...pkg('zod')],
-    why: 'src/shared is pure: it may import only src/shared and zod',
+    may: [...SHARED, ...pkg('zod'), ...NUMERICS],
+    why: 'src/shared is pure: it may import only src/shared, zod and the @stdlib special functions',
   },
   preload: {
     may: ['preload', 'shared/channels', ...pkg('electron')],
