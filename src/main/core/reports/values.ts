@@ -8,9 +8,13 @@ export function utc(value: string | null | undefined): string | null {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : value;
 }
 
-/** An API percent (1.32) as a fraction (0.0132), null kept. */
+/**
+ * An API percent (1.32) as a fraction (0.0132), null kept. The decimal point is moved in the
+ * number's shortest decimal text, so -5.2 becomes -0.052 (dividing by 100 in binary would give
+ * -0.052000000000000005).
+ */
 export function fraction(percent: number | null | undefined): number | null {
-  return typeof percent === 'number' && Number.isFinite(percent) ? percent / 100 : null;
+  return typeof percent === 'number' && Number.isFinite(percent) ? Number(`${percent}e-2`) : null;
 }
 
 /** A field of an untyped record as a finite number, or null. */
