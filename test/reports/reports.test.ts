@@ -42,6 +42,12 @@ async function cached(testId: string): Promise<{ test: Test; results: TestResult
   return { test: detail.test, results: results?.results ?? null };
 }
 
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
 const iso = (value: string | null) => (value === null ? '' : new Date(value).toISOString());
 /** API percent to fraction by moving the decimal point, as the README states. */
 const pct = (value: number | null | undefined) => (value === null || value === undefined ? null : Number(`${value}e-2`));
@@ -132,7 +138,7 @@ const COUNT_OF = { cvr: 'conversions', acr: 'carts', ctr: 'clicks' } as const;
 describe('metrics report', () => {
   it('has one row per test × present segment × metric, values equal to the cache', async () => {
     const rows = records('metrics');
-    const byTest = Map.groupBy(rows, (r) => r['test_id'] ?? '');
+    const byTest = groupBy(rows, (r) => r['test_id'] ?? '');
     const withResults = (await allTestRows(core, 'demo')).filter((t) => t.visitors !== null);
     expect(new Set(byTest.keys())).toEqual(new Set(withResults.map((t) => t.id)));
     for (const [testId, testRows] of byTest) {
@@ -174,7 +180,7 @@ describe('metrics report', () => {
 describe('daily report', () => {
   it('has one row per ISO date × side present, in date order, values equal to the cache', async () => {
     const rows = records('daily');
-    const byTest = Map.groupBy(rows, (r) => r['test_id'] ?? '');
+    const byTest = groupBy(rows, (r) => r['test_id'] ?? '');
     for (const [testId, testRows] of byTest) {
       const { results } = await cached(testId);
       const daily = results?.daily ?? {};
