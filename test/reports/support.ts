@@ -11,7 +11,7 @@ import { replaceCustomAudiences } from '../../src/main/core/db/audiences';
 import { CustomAudience } from '../../src/shared/api';
 import { makeResults, makeTest, stats, tag, uuid } from '../db/fixtures';
 import { nextSyncReport, startCore, tempDir } from '../support/core';
-import type { ExportRequest } from '../../src/main/core';
+import type { CoreDeps, ExportRequest } from '../../src/main/core';
 import { TestFilter } from '../../src/shared/contract';
 
 export const PAYLOADS = [
@@ -26,9 +26,11 @@ export const PAYLOADS = [
   'Quotes "inside", commas, and\nnew lines; Ünïcødé ✓ 日本語',
 ];
 
-export async function reportFixture(): Promise<{ core: Core; dir: string; remove(): Promise<void> }> {
+export async function reportFixture(
+  overrides: Partial<CoreDeps> = {},
+): Promise<{ core: Core; dir: string; remove(): Promise<void> }> {
   const dir = tempDir('splitbook-reports-');
-  const core = await startCore(dir.path, { demo: { tests: 40, seed: 3 } });
+  const core = await startCore(dir.path, { demo: { tests: 40, seed: 3 }, ...overrides });
   const finished = nextSyncReport(core, 'demo');
   await core.services.stores.openDemo({});
   await finished;
