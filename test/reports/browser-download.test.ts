@@ -23,20 +23,36 @@ afterAll(async () => {
 const call = (channel: string, input: unknown) =>
   fetch(`${host.origin}${CALL_PATH}/${channel}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [TOKEN_HEADER]: host.token, origin: host.origin },
+    headers: {
+      'content-type': 'application/json',
+      [TOKEN_HEADER]: host.token,
+      origin: host.origin,
+    },
     body: JSON.stringify(input),
-  }).then((r) => r.json() as Promise<{ ok: boolean; data: { downloadUrl: string; rows: number; saved: boolean } }>);
+  }).then(
+    (r) =>
+      r.json() as Promise<{
+        ok: boolean;
+        data: { downloadUrl: string; rows: number; saved: boolean };
+      }>,
+  );
 
 describe('export from the window through the browser host', () => {
   it('lists the reports, exports one, and the file downloads once behind the token', async () => {
     const list = await call('reports.list', {});
     expect(list.ok).toBe(true);
-    const result = await call('reports.export', { exportId: 'test-export-1', report: 'daily', filter: { storeId: 'demo' } });
+    const result = await call('reports.export', {
+      exportId: 'test-export-1',
+      report: 'daily',
+      filter: { storeId: 'demo' },
+    });
     expect(result).toMatchObject({ ok: true, data: { saved: true } });
     const url = `${host.origin}${result.data.downloadUrl}`;
     expect((await fetch(url)).status).toBe(401);
     const response = await fetch(url, { headers: { [TOKEN_HEADER]: host.token } });
-    expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="splitbook-daily-/);
+    expect(response.headers.get('content-disposition')).toMatch(
+      /attachment; filename="splitbook-daily-/,
+    );
     const records = parseCsv(await response.text());
     expect(records).toHaveLength(result.data.rows);
     expect(records[0]).toHaveProperty('date');

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuid } from '../db/fixtures';
 import { reportFixture, request } from './support';
 
-const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) => existsSync(p));
+const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) =>
+  existsSync(p),
+);
 const REPORTS = ['tests', 'metrics', 'daily', 'campaigns', 'audiences'] as const;
 const { ValueType } = ExcelJS;
 
@@ -18,10 +20,23 @@ let fixture: Awaited<ReturnType<typeof reportFixture>>;
 /** soffice converts every file in one run (a run costs seconds); CSV options: separator, '"', UTF-8, row 1, en-US, detect numbers and dates. */
 function convert(files: string[], outDir: string, separator: ',' | ';' | null): void {
   if (!SOFFICE) throw new Error('no soffice');
-  const filter = separator === null ? [] : [`--infilter=CSV:${separator.charCodeAt(0)},34,76,1,,1033,false,true`];
+  const filter =
+    separator === null
+      ? []
+      : [`--infilter=CSV:${separator.charCodeAt(0)},34,76,1,,1033,false,true`];
   execFileSync(
     SOFFICE,
-    ['--headless', '--norestore', `-env:UserInstallation=file://${join(fixture.dir, 'lo-profile')}`, ...filter, '--convert-to', 'xlsx', '--outdir', outDir, ...files],
+    [
+      '--headless',
+      '--norestore',
+      `-env:UserInstallation=file://${join(fixture.dir, 'lo-profile')}`,
+      ...filter,
+      '--convert-to',
+      'xlsx',
+      '--outdir',
+      outDir,
+      ...files,
+    ],
     { stdio: 'ignore', timeout: 120_000 },
   );
 }
@@ -45,7 +60,10 @@ async function cells(file: string): Promise<Map<string, ExcelJS.Cell[][]>> {
 function column(rows: ExcelJS.Cell[][], name: string): ExcelJS.Cell[] {
   const index = (rows[0] ?? []).findIndex((c) => c.value === name);
   expect(index, name).toBeGreaterThanOrEqual(0);
-  return rows.slice(1).map((r) => r[index]).filter((c): c is ExcelJS.Cell => c !== undefined && c.value !== null);
+  return rows
+    .slice(1)
+    .map((r) => r[index])
+    .filter((c): c is ExcelJS.Cell => c !== undefined && c.value !== null);
 }
 
 function noFormulas(sheets: Map<string, ExcelJS.Cell[][]>): void {
@@ -54,27 +72,40 @@ function noFormulas(sheets: Map<string, ExcelJS.Cell[][]>): void {
       for (const cell of row) {
         // LibreOffice saves a boolean as the formula TRUE() or FALSE(): a typed boolean, not a payload.
         if (cell.type === ValueType.Formula && /^(TRUE|FALSE)\(\)$/i.test(cell.formula)) continue;
-        expect(cell.type, `${name} ${cell.address} ${String(cell.formula)}`).not.toBe(ValueType.Formula);
+        expect(cell.type, `${name} ${cell.address} ${String(cell.formula)}`).not.toBe(
+          ValueType.Formula,
+        );
       }
     }
   }
 }
 
-it.skipIf(SOFFICE !== undefined)('LibreOffice round-trip skipped: soffice is not installed (apt-get install libreoffice-calc-nogui)', () => undefined);
+it.skipIf(SOFFICE !== undefined)(
+  'LibreOffice round-trip skipped: soffice is not installed (apt-get install libreoffice-calc-nogui)',
+  () => undefined,
+);
 
 describe.skipIf(!SOFFICE)('LibreOffice round-trip', () => {
   const csvDir = () => join(fixture.dir, 'csv');
   beforeAll(async () => {
     fixture = await reportFixture();
     mkdirSync(csvDir());
-    for (const name of REPORTS) await fixture.core.reports.writeFile(request(name), join(csvDir(), `${name}.csv`));
-    await fixture.core.reports.writeFile(request('all', { format: 'xlsx' }), join(fixture.dir, 'all.xlsx'));
+    for (const name of REPORTS)
+      await fixture.core.reports.writeFile(request(name), join(csvDir(), `${name}.csv`));
+    await fixture.core.reports.writeFile(
+      request('all', { format: 'xlsx' }),
+      join(fixture.dir, 'all.xlsx'),
+    );
   }, 120_000);
   afterAll(async () => fixture?.remove());
 
   it('opens each CSV with "," as separator: typed numbers and dates, text payloads as text', async () => {
     const out = join(fixture.dir, 'comma');
-    convert(REPORTS.map((n) => join(csvDir(), `${n}.csv`)), out, ',');
+    convert(
+      REPORTS.map((n) => join(csvDir(), `${n}.csv`)),
+      out,
+      ',',
+    );
     const tests = (await cells(join(out, 'tests.xlsx'))).get('tests') ?? [];
     noFormulas(new Map([['tests', tests]]));
     for (const c of column(tests, 'control_traffic')) expect(c.type).toBe(ValueType.Number);
@@ -99,12 +130,18 @@ describe.skipIf(!SOFFICE)('LibreOffice round-trip', () => {
 
   it('opens each CSV with ";" as separator (Excel in many locales): still no formula anywhere', async () => {
     const out = join(fixture.dir, 'semicolon');
-    convert(REPORTS.map((n) => join(csvDir(), `${n}.csv`)), out, ';');
+    convert(
+      REPORTS.map((n) => join(csvDir(), `${n}.csv`)),
+      out,
+      ';',
+    );
     for (const name of REPORTS) {
       const sheets = await cells(join(out, `${name}.xlsx`));
       noFormulas(sheets);
       for (const rows of sheets.values()) {
-        for (const row of rows) for (const cell of row) if (typeof cell.value === 'string') expect(cell.value).not.toMatch(/^[=+@]/);
+        for (const row of rows)
+          for (const cell of row)
+            if (typeof cell.value === 'string') expect(cell.value).not.toMatch(/^[=+@]/);
       }
     }
   }, 180_000);
@@ -126,7 +163,8 @@ describe.skipIf(!SOFFICE)('LibreOffice round-trip', () => {
       const title = odd[(tests[0] ?? []).findIndex((c) => c.value === 'title')];
       expect(title?.type).toBe(ValueType.String);
       expect(title?.value).toBe('=HYPERLINK("http://evil.example","click")');
-      for (const c of column(sheets.get('daily') ?? [], 'date')) expect(c.type).toBe(ValueType.Date);
+      for (const c of column(sheets.get('daily') ?? [], 'date'))
+        expect(c.type).toBe(ValueType.Date);
     }
   }, 180_000);
 });

@@ -18,7 +18,10 @@ let fixture: Awaited<ReturnType<typeof reportFixture>>;
 let core: Core;
 const texts = new Map<string, string>();
 
-async function exportText(name: Parameters<typeof request>[0], fields: Parameters<typeof request>[1] = {}) {
+async function exportText(
+  name: Parameters<typeof request>[0],
+  fields: Parameters<typeof request>[1] = {},
+) {
   const file = join(fixture.dir, `${name}-${texts.size}.csv`);
   const rows = await core.reports.writeFile(request(name, fields), file, { now: NOW });
   const text = readFileSync(file, 'utf8');
@@ -50,7 +53,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 const iso = (value: string | null) => (value === null ? '' : new Date(value).toISOString());
 /** API percent to fraction by moving the decimal point, as the README states. */
-const pct = (value: number | null | undefined) => (value === null || value === undefined ? null : Number(`${value}e-2`));
+const pct = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : Number(`${value}e-2`);
 
 describe('format', () => {
   it('is UTF-8 with a BOM, CRLF records and a quoted header; --no-bom leaves the BOM out', async () => {
@@ -101,11 +105,16 @@ describe('tests report', () => {
       expect(row['tier']).toBe(results?.lifecycle.tier ?? '');
       if (results && goal) {
         const side = (s: 'control' | 'variant') =>
-          goal.rate === 'rpv' || goal.rate === 'aov' ? results[s][goal.rate] : pct(results[s][goal.rate]);
+          goal.rate === 'rpv' || goal.rate === 'aov'
+            ? results[s][goal.rate]
+            : pct(results[s][goal.rate]);
         expect(numberCell(row['control_goal_value'])).toBe(side('control'));
         expect(numberCell(row['variant_goal_value'])).toBe(side('variant'));
         const analysis = analyseTest(test, results, { now: NOW });
-        const binary = goal.rate === 'cvr' || goal.rate === 'acr' || goal.rate === 'ctr' ? analysis.perMetric[goal.rate] : null;
+        const binary =
+          goal.rate === 'cvr' || goal.rate === 'acr' || goal.rate === 'ctr'
+            ? analysis.perMetric[goal.rate]
+            : null;
         if (binary) expect(numberCell(row['p_win'])).toBe(binary.pWin);
         expect(numberCell(row['srm_p'])).toBe(analysis.srm.pValue);
         expect(row['alerts']).toBe(analysis.alerts.map((a) => a.code).join('; '));
@@ -118,13 +127,27 @@ describe('tests report', () => {
 
   it('keeps unknown enum values, a missing variant and an unknown goal', () => {
     const byId = new Map(records('tests').map((r) => [r['test_id'], r]));
-    expect(byId.get(uuid(9001, 1))).toMatchObject({ status: 'hibernating', stage: 'someday', start_at: '2026-01-09T22:00:00.000Z' });
-    expect(byId.get(uuid(9002, 1))).toMatchObject({ variant_traffic: '', tier: 'dormant', goal_metric: 'rpv' });
-    expect(byId.get(uuid(9003, 1))).toMatchObject({ goal: 'time-on-page', goal_metric: '', p_win: '' });
+    expect(byId.get(uuid(9001, 1))).toMatchObject({
+      status: 'hibernating',
+      stage: 'someday',
+      start_at: '2026-01-09T22:00:00.000Z',
+    });
+    expect(byId.get(uuid(9002, 1))).toMatchObject({
+      variant_traffic: '',
+      tier: 'dormant',
+      goal_metric: 'rpv',
+    });
+    expect(byId.get(uuid(9003, 1))).toMatchObject({
+      goal: 'time-on-page',
+      goal_metric: '',
+      p_win: '',
+    });
   });
 
   it('follows the filter: statuses, and one test', async () => {
-    const active = await exportText('tests', { filter: TestFilter.parse({ storeId: 'demo', statuses: ['active'] }) });
+    const active = await exportText('tests', {
+      filter: TestFilter.parse({ storeId: 'demo', statuses: ['active'] }),
+    });
     expect(active.records.length).toBeGreaterThan(0);
     expect(active.records.every((r) => r['status'] === 'active')).toBe(true);
     const one = await exportText('daily', { testId: uuid(9001, 1) });
@@ -146,7 +169,12 @@ describe('metrics report', () => {
       if (!results) throw new Error('results expected');
       const segments = analyseSegments(results);
       const all = analysePerMetric(results.control, results.variant);
-      const present = ['all', ...(['mobile', 'desktop', 'new', 'returning'] as const).filter((s) => results.control[s] || results.variant[s])];
+      const present = [
+        'all',
+        ...(['mobile', 'desktop', 'new', 'returning'] as const).filter(
+          (s) => results.control[s] || results.variant[s],
+        ),
+      ];
       expect([...new Set(testRows.map((r) => r['segment']))]).toEqual(present);
       expect(testRows).toHaveLength(present.length * 9);
       for (const row of testRows) {
@@ -156,12 +184,15 @@ describe('metrics report', () => {
           segment === 'all' ? side : side[segment as 'mobile'];
         const c = pick(results.control);
         const v = pick(results.variant);
-        const value = (s: SideStatistics | null) => (s === null ? null : RATES.has(metric) ? pct(s[metric]) : s[metric]);
+        const value = (s: SideStatistics | null) =>
+          s === null ? null : RATES.has(metric) ? pct(s[metric]) : s[metric];
         expect(numberCell(row['control_value'])).toBe(value(c));
         expect(numberCell(row['variant_value'])).toBe(value(v));
         const cv = value(c);
         const vv = value(v);
-        expect(numberCell(row['relative_lift'])).toBe(cv === null || vv === null || cv === 0 ? null : vv / cv - 1);
+        expect(numberCell(row['relative_lift'])).toBe(
+          cv === null || vv === null || cv === 0 ? null : vv / cv - 1,
+        );
         if (RATES.has(metric)) {
           expect(numberCell(row['control_count'])).toBe(c?.[COUNT_OF[metric]] ?? null);
           expect(numberCell(row['variant_visitors'])).toBe(v?.visitors ?? null);
@@ -184,18 +215,38 @@ describe('daily report', () => {
     for (const [testId, testRows] of byTest) {
       const { results } = await cached(testId);
       const daily = results?.daily ?? {};
-      const dates = Object.keys(daily).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
-      expect(testRows.map((r) => `${r['date']} ${r['side']}`)).toEqual(dates.flatMap((d) => [`${d} control`, `${d} variant`]));
+      const dates = Object.keys(daily)
+        .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d))
+        .sort();
+      expect(testRows.map((r) => `${r['date']} ${r['side']}`)).toEqual(
+        dates.flatMap((d) => [`${d} control`, `${d} variant`]),
+      );
       for (const row of testRows) {
         const side = daily[row['date'] ?? '']?.performance[row['side'] as 'control'];
         if (!side) throw new Error('missing side');
-        for (const key of ['visitors', 'visits', 'clicks', 'carts', 'conversions', 'orders', 'revenue', 'aov', 'rpv'] as const) {
+        for (const key of [
+          'visitors',
+          'visits',
+          'clicks',
+          'carts',
+          'conversions',
+          'orders',
+          'revenue',
+          'aov',
+          'rpv',
+        ] as const) {
           expect(numberCell(row[key])).toBe(side[key]);
         }
-        for (const key of ['cvr', 'acr', 'ctr'] as const) expect(numberCell(row[key])).toBe(pct(side[key]));
+        for (const key of ['cvr', 'acr', 'ctr'] as const)
+          expect(numberCell(row[key])).toBe(pct(side[key]));
       }
     }
-    expect(byTest.get(uuid(9001, 1))?.map((r) => r['date'])).toEqual(['2026-02-01', '2026-02-01', '2026-02-05', '2026-02-05']);
+    expect(byTest.get(uuid(9001, 1))?.map((r) => r['date'])).toEqual([
+      '2026-02-01',
+      '2026-02-01',
+      '2026-02-05',
+      '2026-02-05',
+    ]);
   });
 });
 
@@ -237,7 +288,8 @@ describe('formula injection (OWASP)', () => {
           // Split as a spreadsheet set to ';' or ',' would split an unquoted cell: no piece starts a formula
           // unless the cell carries the neutralising quote.
           const pieces = cell.split(/[;,\t|\r\n]/).map((p) => p.trimStart());
-          if (pieces.some((p) => /^[=+\-@]/.test(p))) expect(cell.startsWith("'"), `${name}.${column}`).toBe(true);
+          if (pieces.some((p) => /^[=+\-@]/.test(p)))
+            expect(cell.startsWith("'"), `${name}.${column}`).toBe(true);
         }
       }
     }
@@ -260,7 +312,9 @@ describe('failures', () => {
     mkdirSync(dir);
     const controller = new AbortController();
     controller.abort();
-    await expect(core.reports.writeFile(request('daily'), join(dir, 'x.csv'), { signal: controller.signal })).rejects.toThrow('Export cancelled');
+    await expect(
+      core.reports.writeFile(request('daily'), join(dir, 'x.csv'), { signal: controller.signal }),
+    ).rejects.toThrow('Export cancelled');
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -269,18 +323,31 @@ describe('failures', () => {
     const broken = new Writable({
       write(_chunk, _encoding, callback) {
         calls += 1;
-        callback(calls > 1 ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }) : null);
+        callback(
+          calls > 1
+            ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
+            : null,
+        );
       },
     });
     await expect(core.reports.write(request('daily'), broken)).rejects.toThrow('ENOSPC');
   });
 
   it('a folder that does not exist gives ENOENT and nothing is written', async () => {
-    await expect(core.reports.writeFile(request('tests'), join(fixture.dir, 'nope', 'x.csv'))).rejects.toThrow(/ENOENT/);
+    await expect(
+      core.reports.writeFile(request('tests'), join(fixture.dir, 'nope', 'x.csv')),
+    ).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses an unknown store and CSV for every report at once', async () => {
-    await expect(core.reports.write(request('tests', { filter: TestFilter.parse({ storeId: 'zzz' }) }), new Writable())).rejects.toThrow('Unknown store');
-    await expect(core.reports.write(request('all'), new Writable())).rejects.toThrow('One report per CSV');
+    await expect(
+      core.reports.write(
+        request('tests', { filter: TestFilter.parse({ storeId: 'zzz' }) }),
+        new Writable(),
+      ),
+    ).rejects.toThrow('Unknown store');
+    await expect(core.reports.write(request('all'), new Writable())).rejects.toThrow(
+      'One report per CSV',
+    );
   });
 });

@@ -49,10 +49,26 @@ export async function reportFixture(
         startAt: '2026-01-10T00:00:00+02:00',
         priority: PAYLOADS[1] ?? '',
       }),
-      makeTest({ n: 9002, title: PAYLOADS[8] ?? '', variant: null, goal: 'revenue-per-visitor', startAt: '2026-01-20T00:00:00Z' }),
-      makeTest({ n: 9003, title: 'Unknown goal', goal: 'time-on-page', startAt: '2026-01-20T00:00:00Z' }),
+      makeTest({
+        n: 9002,
+        title: PAYLOADS[8] ?? '',
+        variant: null,
+        goal: 'revenue-per-visitor',
+        startAt: '2026-01-20T00:00:00Z',
+      }),
+      makeTest({
+        n: 9003,
+        title: 'Unknown goal',
+        goal: 'time-on-page',
+        startAt: '2026-01-20T00:00:00Z',
+      }),
     ];
-    upsertTests(db, { storeId: 'demo', tests: odd, runId: 'odd', syncedAt: '2026-02-03T00:00:00Z' });
+    upsertTests(db, {
+      storeId: 'demo',
+      tests: odd,
+      runId: 'odd',
+      syncedAt: '2026-02-03T00:00:00Z',
+    });
     const sparse = makeResults(uuid(9001, 1), {
       // Negative lift, a side without segments, days missing from the map, a key that is no date.
       lift: -5.2,
@@ -66,14 +82,30 @@ export async function reportFixture(
     });
     for (const [testId, results] of [
       [uuid(9001, 1), sparse],
-      [uuid(9002, 1), makeResults(uuid(9002, 1), { lifecycle: { ...makeResults(uuid(9002, 1)).lifecycle, tier: 'dormant' } })],
+      [
+        uuid(9002, 1),
+        makeResults(uuid(9002, 1), {
+          lifecycle: { ...makeResults(uuid(9002, 1)).lifecycle, tier: 'dormant' },
+        }),
+      ],
     ] as const) {
-      upsertResults(db, { storeId: 'demo', testId, results, fetchedAt: '2026-02-03T00:00:00Z', testUpdatedAt: '2026-02-01T00:00:00Z', testStatus: 'active' });
+      upsertResults(db, {
+        storeId: 'demo',
+        testId,
+        results,
+        fetchedAt: '2026-02-03T00:00:00Z',
+        testUpdatedAt: '2026-02-01T00:00:00Z',
+        testStatus: 'active',
+      });
     }
     replaceCustomAudiences(db, {
       storeId: 'demo',
       audiences: [
-        CustomAudience.parse({ id: uuid(9100, 5), name: PAYLOADS[0], rules: [{ dimension: 'country', operator: 'in', values: ['=1+1', 'FR'], selector: null }] }),
+        CustomAudience.parse({
+          id: uuid(9100, 5),
+          name: PAYLOADS[0],
+          rules: [{ dimension: 'country', operator: 'in', values: ['=1+1', 'FR'], selector: null }],
+        }),
       ],
       syncedAt: '2026-02-03T00:00:00Z',
     });
@@ -90,8 +122,18 @@ export async function reportFixture(
   };
 }
 
-export function request(report: ExportRequest['report'], fields: Partial<ExportRequest> = {}): ExportRequest {
-  return { report, format: 'csv', bom: true, filter: TestFilter.parse({ storeId: 'demo' }), testId: null, ...fields };
+export function request(
+  report: ExportRequest['report'],
+  fields: Partial<ExportRequest> = {},
+): ExportRequest {
+  return {
+    report,
+    format: 'csv',
+    bom: true,
+    filter: TestFilter.parse({ storeId: 'demo' }),
+    testId: null,
+    ...fields,
+  };
 }
 
 /** Records as strings, with csv-parse (RFC 4180, BOM stripped); the header becomes each record's keys. */

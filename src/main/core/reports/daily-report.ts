@@ -14,13 +14,38 @@ export const DAILY_COLUMNS: readonly Column[] = [
   text('store', 'store name', 'cache'),
   text('store_id', "Splitbook's id of the store", 'cache'),
   text('test_id', 'UUID'),
-  { name: 'date', kind: 'date', unit: 'ISO 8601 date (the key of the API’s daily map)', source: 'API' },
+  {
+    name: 'date',
+    kind: 'date',
+    unit: 'ISO 8601 date (the key of the API’s daily map)',
+    source: 'API',
+  },
   text('side', 'control or variant'),
-  ...COUNTS.map((name): Column => ({ name, kind: 'integer', unit: 'count that day', source: 'API' })),
+  ...COUNTS.map((name): Column => ({
+    name,
+    kind: 'integer',
+    unit: 'count that day',
+    source: 'API',
+  })),
   { name: 'revenue', kind: 'money', unit: 'store currency', source: 'API' },
-  { name: 'cvr', kind: 'fraction', unit: 'fraction (API percent ÷ 100): conversions ÷ visitors', source: 'API' },
-  { name: 'acr', kind: 'fraction', unit: 'fraction (API percent ÷ 100): carts ÷ visitors', source: 'API' },
-  { name: 'ctr', kind: 'fraction', unit: 'fraction (API percent ÷ 100): clicks ÷ visits', source: 'API' },
+  {
+    name: 'cvr',
+    kind: 'fraction',
+    unit: 'fraction (API percent ÷ 100): conversions ÷ visitors',
+    source: 'API',
+  },
+  {
+    name: 'acr',
+    kind: 'fraction',
+    unit: 'fraction (API percent ÷ 100): carts ÷ visitors',
+    source: 'API',
+  },
+  {
+    name: 'ctr',
+    kind: 'fraction',
+    unit: 'fraction (API percent ÷ 100): clicks ÷ visits',
+    source: 'API',
+  },
   { name: 'aov', kind: 'money', unit: 'store currency per order', source: 'API' },
   { name: 'rpv', kind: 'money', unit: 'store currency per visitor', source: 'API' },
 ];
@@ -42,7 +67,9 @@ export function* dailyRows(ctx: ReportContext): Generator<CsvValue[]> {
     if (typeof daily !== 'object' || daily === null) continue;
     const testId = testIdOf(row.testJson);
     if (testId === null) continue;
-    const dates = Object.keys(daily).filter((key) => ISO_DATE.test(key)).sort();
+    const dates = Object.keys(daily)
+      .filter((key) => ISO_DATE.test(key))
+      .sort();
     for (const date of dates) {
       const performance = field(field(daily, date), 'performance');
       for (const side of SIDES) {
@@ -74,7 +101,8 @@ export function* dailyRows(ctx: ReportContext): Generator<CsvValue[]> {
 
 export const dailyReport: ReportDefinition = {
   name: 'daily',
-  description: 'The daily series of every test, one row per date and side, to chart in a spreadsheet.',
+  description:
+    'The daily series of every test, one row per date and side, to chart in a spreadsheet.',
   perTest: true,
   columns: DAILY_COLUMNS,
   rows: dailyRows,

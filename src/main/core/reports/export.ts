@@ -39,16 +39,31 @@ export const MAX_SHEET_ROWS = 1_048_575;
 export const CANCELLED_TITLE = 'Export cancelled';
 
 function cancelled(): Error {
-  return problem('conflict', 409, CANCELLED_TITLE, 'The export was cancelled; no file was written.');
+  return problem(
+    'conflict',
+    409,
+    CANCELLED_TITLE,
+    'The export was cancelled; no file was written.',
+  );
 }
 
 /** The reports a request names, checked against its format and scope. */
 export function reportsOf(db: Db, request: ExportRequest): ReportDefinition[] {
   if (request.report === 'all' && request.format === 'csv') {
-    throw problem('validation', 400, 'One report per CSV', 'A CSV file holds one report; choose one, or the .xlsx format for all of them.');
+    throw problem(
+      'validation',
+      400,
+      'One report per CSV',
+      'A CSV file holds one report; choose one, or the .xlsx format for all of them.',
+    );
   }
   if (request.testId !== null && request.filter.storeId === null) {
-    throw problem('validation', 400, 'Which store?', 'Exporting one test needs the store it belongs to.');
+    throw problem(
+      'validation',
+      400,
+      'Which store?',
+      'Exporting one test needs the store it belongs to.',
+    );
   }
   checkScope(db, request.filter.storeId);
   const reports = request.report === 'all' ? [...REPORTS] : [reportByName(request.report)];
@@ -56,7 +71,10 @@ export function reportsOf(db: Db, request: ExportRequest): ReportDefinition[] {
 }
 
 /** A file name to suggest: splitbook-<report>-<YYYY-MM-DD>.<ext>. */
-export function suggestedFileName(request: Pick<ExportRequest, 'report' | 'format'>, now: number): string {
+export function suggestedFileName(
+  request: Pick<ExportRequest, 'report' | 'format'>,
+  now: number,
+): string {
   const date = new Date(now).toISOString().slice(0, 10);
   const name = request.report === 'all' ? 'reports' : request.report;
   return `splitbook-${name}-${date}.${request.format}`;
@@ -84,18 +102,37 @@ class Pacer {
   }
 
   report(): void {
-    this.options.onProgress?.({ rows: this.rowCount(), done: this.ctx.progress.done, total: this.ctx.progress.total });
+    this.options.onProgress?.({
+      rows: this.rowCount(),
+      done: this.ctx.progress.done,
+      total: this.ctx.progress.total,
+    });
   }
 }
 
 function contextFor(db: Db, request: ExportRequest, now: number): ReportContext {
-  return { db, scope: { filter: request.filter, testId: request.testId, now }, progress: { done: 0, total: null } };
+  return {
+    db,
+    scope: { filter: request.filter, testId: request.testId, now },
+    progress: { done: 0, total: null },
+  };
 }
 
 /** Writes the CSV of one report to `out` (not ended); returns its data rows. */
-export async function writeCsv(db: Db, request: ExportRequest, out: Writable, options: ExportOptions): Promise<number> {
+export async function writeCsv(
+  db: Db,
+  request: ExportRequest,
+  out: Writable,
+  options: ExportOptions,
+): Promise<number> {
   const [report] = reportsOf(db, request);
-  if (!report) throw problem('validation', 400, 'Nothing to export', 'This report does not apply to one test.');
+  if (!report)
+    throw problem(
+      'validation',
+      400,
+      'Nothing to export',
+      'This report does not apply to one test.',
+    );
   const ctx = contextFor(db, request, options.now);
   const sink = sinkFor(out);
   let rows = 0;
@@ -148,7 +185,11 @@ function columnLetter(index: number): string {
   return letters;
 }
 
-function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, report: ReportDefinition, part: number) {
+function addSheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  report: ReportDefinition,
+  part: number,
+) {
   const sheet = workbook.addWorksheet(part === 1 ? report.name : `${report.name} (${part})`, {
     views: [{ state: 'frozen', ySplit: 1 }],
   });
@@ -164,10 +205,19 @@ function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, report: ReportDe
 }
 
 /** Writes an .xlsx workbook, one sheet per report, into `out` (which the writer ends); returns data rows. */
-export async function writeXlsx(db: Db, request: ExportRequest, out: Writable, options: ExportOptions): Promise<number> {
+export async function writeXlsx(
+  db: Db,
+  request: ExportRequest,
+  out: Writable,
+  options: ExportOptions,
+): Promise<number> {
   const reports = reportsOf(db, request);
   if (options.signal?.aborted) throw cancelled();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = 'Splitbook';
   let rows = 0;
   for (const report of reports) {
@@ -183,7 +233,9 @@ export async function writeXlsx(db: Db, request: ExportRequest, out: Writable, o
         sheet = addSheet(workbook, report, part);
         inSheet = 0;
       }
-      sheet.addRow(row.map((value, i) => typedCell(value, report.columns[i]?.kind ?? 'text'))).commit();
+      sheet
+        .addRow(row.map((value, i) => typedCell(value, report.columns[i]?.kind ?? 'text')))
+        .commit();
       inSheet += 1;
       rows += 1;
       if ((rows & 255) === 0) await pacer.tick();
@@ -196,6 +248,13 @@ export async function writeXlsx(db: Db, request: ExportRequest, out: Writable, o
 }
 
 /** Writes the request's format into `out`. CSV leaves `out` open; the workbook writer ends it. */
-export function writeExport(db: Db, request: ExportRequest, out: Writable, options: ExportOptions): Promise<number> {
-  return request.format === 'xlsx' ? writeXlsx(db, request, out, options) : writeCsv(db, request, out, options);
+export function writeExport(
+  db: Db,
+  request: ExportRequest,
+  out: Writable,
+  options: ExportOptions,
+): Promise<number> {
+  return request.format === 'xlsx'
+    ? writeXlsx(db, request, out, options)
+    : writeCsv(db, request, out, options);
 }

@@ -15,9 +15,12 @@ export const CAMPAIGNS_COLUMNS: readonly Column[] = [
   text('goal', 'as sent'),
   text('status', 'as sent (unknown values kept)'),
   { name: 'created_at', kind: 'datetime', unit: 'ISO 8601, UTC', source: 'API' },
-  ...(['total', 'live', 'paused', 'draft', 'ended'] as const).map(
-    (part): Column => ({ name: `progress_${part}`, kind: 'integer', unit: `tests (${part})`, source: 'API' }),
-  ),
+  ...(['total', 'live', 'paused', 'draft', 'ended'] as const).map((part): Column => ({
+    name: `progress_${part}`,
+    kind: 'integer',
+    unit: `tests (${part})`,
+    source: 'API',
+  })),
 ];
 
 const SELECT_CAMPAIGNS = `
@@ -45,11 +48,27 @@ type CampaignDbRow = {
 };
 
 function* campaignRows(ctx: ReportContext): Generator<CsvValue[]> {
-  const rows = statement<CampaignDbRow>(ctx.db, SELECT_CAMPAIGNS).all({ storeId: ctx.scope.filter.storeId });
+  const rows = statement<CampaignDbRow>(ctx.db, SELECT_CAMPAIGNS).all({
+    storeId: ctx.scope.filter.storeId,
+  });
   ctx.progress.total = rows.length;
   for (const r of rows) {
     ctx.progress.done += 1;
-    yield [r.storeName, r.storeId, r.id, r.name, r.objective, r.goal, r.status, utc(r.createdAt), r.total, r.live, r.paused, r.draft, r.ended];
+    yield [
+      r.storeName,
+      r.storeId,
+      r.id,
+      r.name,
+      r.objective,
+      r.goal,
+      r.status,
+      utc(r.createdAt),
+      r.total,
+      r.live,
+      r.paused,
+      r.draft,
+      r.ended,
+    ];
   }
 }
 
@@ -66,9 +85,18 @@ export const AUDIENCES_COLUMNS: readonly Column[] = [
   text('store_id', "Splitbook's id of the store", 'cache'),
   text('audience_id', 'UUID'),
   text('name', 'text'),
-  text('rules', 'each rule as "dimension operator value, value", rules joined with "; " (how rules combine is not stated by the API)', 'Splitbook'),
+  text(
+    'rules',
+    'each rule as "dimension operator value, value", rules joined with "; " (how rules combine is not stated by the API)',
+    'Splitbook',
+  ),
   text('rules_json', 'the rules as the API sent them, JSON'),
-  { name: 'test_count', kind: 'integer', unit: 'cached tests (not removed) that target the audience', source: 'cache' },
+  {
+    name: 'test_count',
+    kind: 'integer',
+    unit: 'cached tests (not removed) that target the audience',
+    source: 'cache',
+  },
 ];
 
 const SELECT_AUDIENCES = `
@@ -87,10 +115,13 @@ export function ruleText(rule: Rule): string {
 }
 
 function* audienceRows(ctx: ReportContext): Generator<CsvValue[]> {
-  const rows = statement<{ storeName: string; storeId: string; id: string; rawJson: string; testCount: number }>(
-    ctx.db,
-    SELECT_AUDIENCES,
-  ).all({ storeId: ctx.scope.filter.storeId });
+  const rows = statement<{
+    storeName: string;
+    storeId: string;
+    id: string;
+    rawJson: string;
+    testCount: number;
+  }>(ctx.db, SELECT_AUDIENCES).all({ storeId: ctx.scope.filter.storeId });
   ctx.progress.total = rows.length;
   for (const r of rows) {
     ctx.progress.done += 1;
@@ -111,7 +142,8 @@ function* audienceRows(ctx: ReportContext): Generator<CsvValue[]> {
 
 export const audiencesReport: ReportDefinition = {
   name: 'audiences',
-  description: 'Custom audiences with their rules as readable text and as JSON, and how many tests use each.',
+  description:
+    'Custom audiences with their rules as readable text and as JSON, and how many tests use each.',
   perTest: false,
   columns: AUDIENCES_COLUMNS,
   rows: audienceRows,

@@ -1,13 +1,27 @@
 // The `metrics` report: one row per test × segment × metric, with Splitbook's statistics on the binary rates.
 import { Test, TestResults, type SideStatistics } from '../../../shared/api';
 import { SEGMENTS } from '../../../shared/api/results';
-import { analysePerMetric, analyseSegments, type PerMetric } from '../../../shared/domain/statistics';
+import {
+  analysePerMetric,
+  analyseSegments,
+  type PerMetric,
+} from '../../../shared/domain/statistics';
 import type { CsvValue } from './csv';
 import { scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 import { fraction, parseJson, relative } from './values';
 
-export const METRIC_NAMES = ['visitors', 'conversions', 'orders', 'revenue', 'cvr', 'acr', 'ctr', 'aov', 'rpv'] as const;
+export const METRIC_NAMES = [
+  'visitors',
+  'conversions',
+  'orders',
+  'revenue',
+  'cvr',
+  'acr',
+  'ctr',
+  'aov',
+  'rpv',
+] as const;
 type MetricName = (typeof METRIC_NAMES)[number];
 const RATE_COUNTS = { cvr: 'conversions', acr: 'carts', ctr: 'clicks' } as const;
 
@@ -25,14 +39,39 @@ export const METRICS_COLUMNS: readonly Column[] = [
     source: 'API',
   },
   { name: 'variant_value', kind: 'number', unit: 'as control_value', source: 'API' },
-  { name: 'relative_lift', kind: 'fraction', unit: 'fraction, variant_value ÷ control_value − 1; empty when the control is 0', source: 'Splitbook' },
-  { name: 'control_count', kind: 'integer', unit: 'numerator of a rate: conversions (cvr), carts (acr), clicks (ctr)', source: 'API' },
+  {
+    name: 'relative_lift',
+    kind: 'fraction',
+    unit: 'fraction, variant_value ÷ control_value − 1; empty when the control is 0',
+    source: 'Splitbook',
+  },
+  {
+    name: 'control_count',
+    kind: 'integer',
+    unit: 'numerator of a rate: conversions (cvr), carts (acr), clicks (ctr)',
+    source: 'API',
+  },
   { name: 'variant_count', kind: 'integer', unit: 'as control_count', source: 'API' },
   { name: 'control_visitors', kind: 'integer', unit: 'visitors (rate rows only)', source: 'API' },
   { name: 'variant_visitors', kind: 'integer', unit: 'visitors (rate rows only)', source: 'API' },
-  { name: 'p_win', kind: 'fraction', unit: '0..1, P(variant rate > control rate), each visitor one trial (cvr, acr, ctr rows)', source: 'Splitbook' },
-  { name: 'lift_ci_low', kind: 'fraction', unit: 'fraction, lower end of the 95% credible interval of the lift', source: 'Splitbook' },
-  { name: 'lift_ci_high', kind: 'fraction', unit: 'fraction, upper end of that interval', source: 'Splitbook' },
+  {
+    name: 'p_win',
+    kind: 'fraction',
+    unit: '0..1, P(variant rate > control rate), each visitor one trial (cvr, acr, ctr rows)',
+    source: 'Splitbook',
+  },
+  {
+    name: 'lift_ci_low',
+    kind: 'fraction',
+    unit: 'fraction, lower end of the 95% credible interval of the lift',
+    source: 'Splitbook',
+  },
+  {
+    name: 'lift_ci_high',
+    kind: 'fraction',
+    unit: 'fraction, upper end of that interval',
+    source: 'Splitbook',
+  },
 ];
 
 function value(side: SideStatistics | null, metric: MetricName): number | null {
@@ -88,7 +127,13 @@ export function* metricsRows(ctx: ReportContext): Generator<CsvValue[]> {
     if (!test.success || !results.success) continue;
     const r = results.data;
     const prefix: CsvValue[] = [row.storeName, row.storeId, test.data.id, test.data.title];
-    yield* segmentRows(prefix, 'all', r.control, r.variant, safely(() => analysePerMetric(r.control, r.variant)));
+    yield* segmentRows(
+      prefix,
+      'all',
+      r.control,
+      r.variant,
+      safely(() => analysePerMetric(r.control, r.variant)),
+    );
     const segments = safely(() => analyseSegments(r));
     for (const segment of SEGMENTS) {
       const control = r.control[segment];
@@ -101,7 +146,8 @@ export function* metricsRows(ctx: ReportContext): Generator<CsvValue[]> {
 
 export const metricsReport: ReportDefinition = {
   name: 'metrics',
-  description: 'Every metric of every test by segment, control beside variant, with Splitbook’s P(win) on the rates.',
+  description:
+    'Every metric of every test by segment, control beside variant, with Splitbook’s P(win) on the rates.',
   perTest: true,
   columns: METRICS_COLUMNS,
   rows: metricsRows,

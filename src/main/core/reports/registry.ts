@@ -33,6 +33,7 @@ export function reportInfos(): ReportInfo[] {
 /** The README's table of one report's columns (scripts/report-columns prints every report). */
 export function columnsMarkdown(report: ReportDefinition): string {
   const lines = ['| column | unit | source |', '| --- | --- | --- |'];
-  for (const c of report.columns) lines.push(`| \`${c.name}\` | ${c.unit.replaceAll('|', '\\|')} | ${c.source} |`);
+  for (const c of report.columns)
+    lines.push(`| \`${c.name}\` | ${c.unit.replaceAll('|', '\\|')} | ${c.source} |`);
   return lines.join('\n');
 }

@@ -6,10 +6,16 @@ export interface SaveTarget {
   /** Where the core writes the file (atomically: a temporary name, renamed when whole). */
   path: string;
   /** Called once the file is whole: what the app tells the user about where it went. */
-  saved(info: { rows: number; fileName: string }): Promise<{ location: string; downloadUrl: string | null }>;
+  saved(info: {
+    rows: number;
+    fileName: string;
+  }): Promise<{ location: string; downloadUrl: string | null }>;
   /** Called when the export failed or was cancelled after the target was chosen. */
   discard?(): Promise<void>;
 }
 
 /** Asks the host where to save; null when the user cancelled. */
-export type SaveFile = (request: { suggestedName: string; format: ExportFormat }) => Promise<SaveTarget | null>;
+export type SaveFile = (request: {
+  suggestedName: string;
+  format: ExportFormat;
+}) => Promise<SaveTarget | null>;

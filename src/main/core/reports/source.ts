@@ -83,7 +83,8 @@ export function checkScope(db: Db, storeId: string | null): void {
     throw problem('conflict', 409, 'No stores', 'Add a store and sync it before exporting.');
   }
   if (stores.every((store) => store.lastSyncedAt === null)) {
-    const which = storeId !== null ? `The store "${stores[0]?.name ?? storeId}" has` : 'No store has';
+    const which =
+      storeId !== null ? `The store "${stores[0]?.name ?? storeId}" has` : 'No store has';
     throw problem(
       'conflict',
       409,

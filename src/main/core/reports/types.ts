@@ -5,14 +5,7 @@ import type { CsvValue } from './csv';
 
 /** How a cell is typed in a workbook and which unit the README gives it. */
 export type CellKind =
-  | 'text'
-  | 'integer'
-  | 'number'
-  | 'fraction'
-  | 'money'
-  | 'date'
-  | 'datetime'
-  | 'boolean';
+  'text' | 'integer' | 'number' | 'fraction' | 'money' | 'date' | 'datetime' | 'boolean';
 
 export interface Column {
   name: string;

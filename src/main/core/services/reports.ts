@@ -15,7 +15,8 @@ export interface ReportsServiceDeps {
   emit: (event: CoreEvent) => void;
 }
 
-const isCancelled = (error: unknown) => error instanceof ProblemError && error.problem.title === CANCELLED_TITLE;
+const isCancelled = (error: unknown) =>
+  error instanceof ProblemError && error.problem.title === CANCELLED_TITLE;
 
 export function createReportsService(deps: ReportsServiceDeps): Services['reports'] {
   const running = new Map<string, AbortController>();
@@ -28,9 +29,20 @@ export function createReportsService(deps: ReportsServiceDeps): Services['report
       const fileName = suggestedFileName(input, deps.clock());
       const notSaved = { saved: false, fileName, location: null, downloadUrl: null, rows: 0 };
       if (!deps.saveFile) {
-        throw problem('validation', 400, 'Cannot save here', 'This host cannot save files; use the command line: export <report> --out FILE.');
+        throw problem(
+          'validation',
+          400,
+          'Cannot save here',
+          'This host cannot save files; use the command line: export <report> --out FILE.',
+        );
       }
-      if (running.has(exportId)) throw problem('conflict', 409, 'Export already running', `Export ${exportId} is already running.`);
+      if (running.has(exportId))
+        throw problem(
+          'conflict',
+          409,
+          'Export already running',
+          `Export ${exportId} is already running.`,
+        );
       // Refuse a bad request before asking the user where to save it.
       reportsOf(deps.db, input);
       const controller = new AbortController();
@@ -44,7 +56,8 @@ export function createReportsService(deps: ReportsServiceDeps): Services['report
             writeExport(deps.db, input, out, {
               now: deps.clock(),
               signal: controller.signal,
-              onProgress: (p) => deps.emit({ name: 'reports.progress', payload: { exportId, ...p } }),
+              onProgress: (p) =>
+                deps.emit({ name: 'reports.progress', payload: { exportId, ...p } }),
             }),
           );
         } catch (error) {
@@ -53,7 +66,13 @@ export function createReportsService(deps: ReportsServiceDeps): Services['report
           throw error;
         }
         const where = await target.saved({ rows, fileName: basename(target.path) });
-        return { saved: true, fileName: basename(target.path), location: where.location, downloadUrl: where.downloadUrl, rows };
+        return {
+          saved: true,
+          fileName: basename(target.path),
+          location: where.location,
+          downloadUrl: where.downloadUrl,
+          rows,
+        };
       } finally {
         running.delete(exportId);
       }

@@ -10,7 +10,11 @@ import type { SaveFile } from '../../core';
 
 export const DOWNLOAD_PATH = '/api/download';
 
-export function createDownloads(): { saveFile: SaveFile; serve(id: string, res: ServerResponse): Promise<boolean>; close(): Promise<void> } {
+export function createDownloads(): {
+  saveFile: SaveFile;
+  serve(id: string, res: ServerResponse): Promise<boolean>;
+  close(): Promise<void>;
+} {
   const ready = new Map<string, { path: string; dir: string; fileName: string }>();
   const dirs = new Set<string>();
   return {
@@ -23,7 +27,10 @@ export function createDownloads(): { saveFile: SaveFile; serve(id: string, res: 
         async saved({ fileName }) {
           const id = randomBytes(18).toString('base64url');
           ready.set(id, { path, dir, fileName });
-          return { location: `your browser's downloads (${fileName})`, downloadUrl: `${DOWNLOAD_PATH}/${id}` };
+          return {
+            location: `your browser's downloads (${fileName})`,
+            downloadUrl: `${DOWNLOAD_PATH}/${id}`,
+          };
         },
         async discard() {
           dirs.delete(dir);
@@ -49,7 +56,10 @@ export function createDownloads(): { saveFile: SaveFile; serve(id: string, res: 
         dirs.delete(entry.dir);
         void rm(entry.dir, { recursive: true, force: true });
       };
-      createReadStream(entry.path).on('error', () => res.destroy()).pipe(res).on('close', cleanup);
+      createReadStream(entry.path)
+        .on('error', () => res.destroy())
+        .pipe(res)
+        .on('close', cleanup);
       return true;
     },
     async close() {
