@@ -10,6 +10,7 @@ export const METHOD_NAMES = {
   campaigns: ['list'],
   audiences: ['list'],
   tags: ['list'],
+  reports: ['list', 'export', 'cancel'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
@@ -21,6 +22,7 @@ export const EVENT_NAMES = [
   'sync.progress',
   'sync.finished',
   'stores.changed',
+  'reports.progress',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

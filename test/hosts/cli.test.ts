@@ -141,11 +141,29 @@ describe('the command line', () => {
     expect(exported).toMatchObject({ code: 0, stdout: `Exported ${tests} tests to ${out}.\n` });
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\r\n')).toBe(true);
-    const records = parseCsv(text);
-    expect(records[0]?.slice(0, 4)).toEqual(['store_id', 'store', 'test_id', 'title']);
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const records = parseCsv(text.slice(1));
+    expect(records[0]?.slice(0, 4)).toEqual(['store', 'store_id', 'test_id', 'title']);
     expect(records).toHaveLength(tests + 1);
     for (const record of records) expect(record).toHaveLength(records[0]?.length ?? 0);
     expect(existsSync(`${out}.partial`)).toBe(false);
+
+    // export <report>: CSV on standard output without --out, and clear refusals.
+    const piped = await cli(dataDir, ['export', 'daily', '--store', 'demo', '--status', 'active,completed']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout.startsWith('\uFEFF"store","store_id","test_id","date"')).toBe(true);
+    expect(piped.stderr).toMatch(/Exported \d+ rows of the daily report\./);
+    const noBom = await cli(dataDir, ['export', 'campaigns', '--no-bom']);
+    expect(noBom.stdout.startsWith('"store"')).toBe(true);
+    const unknown = await cli(dataDir, ['export', 'tests', '--store', 'nope']);
+    expect(unknown).toMatchObject({ code: 1 });
+    expect(unknown.stderr).toContain('Unknown store');
+    for (const bad of [['export'], ['export', 'nonsense'], ['export', 'all'], ['export', 'tests', '--format', 'pdf'], ['export', 'tests', '--format', 'xlsx']]) {
+      expect((await cli(dataDir, bad)).code).toBe(2);
+    }
+    const never = await cli(freshDataDir(), ['export', 'tests']);
+    expect(never.code).toBe(1);
+    expect(never.stderr).toMatch(/No stores|never been synced/);
   }, 120_000);
 
   it('fails with the problem title and detail for an unknown store', async () => {

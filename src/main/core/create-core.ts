@@ -17,6 +17,10 @@ import { createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
 import { createTestsService } from './services/tests';
+import { createReportsService } from './services/reports';
+import type { SaveFile } from './reports/save';
+import { writeExport } from './reports/export';
+import { writeFileAtomically } from './reports/write-file';
 
 export interface CoreDeps {
   /** Folder of the cache database; created if missing. */
@@ -29,6 +33,8 @@ export interface CoreDeps {
   version: string;
   /** Opens a validated http(s) link outside the app; hosts that cannot do so leave it out. */
   openExternal?: (url: string) => Promise<void>;
+  /** Where an export from the window is saved (a dialog, a download); hosts that cannot save leave it out. */
+  saveFile?: SaveFile;
   /** Simulator settings of the demo store (tests shrink it). */
   demo?: { tests?: number; seed?: number };
 }
@@ -94,10 +100,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     campaigns: createCampaignsService(db),
     audiences: createAudiencesService(db),
     tags: createTagsService(db),
+    reports: createReportsService({ db, clock, saveFile: deps.saveFile, emit }),
   };
 
   return {
     services,
+    reports: {
+      write: (request, out, options) => writeExport(db, request, out, { now: clock(), ...options }),
+      writeFile: (request, path, options) =>
+        writeFileAtomically(path, (out) => writeExport(db, request, out, { now: clock(), ...options })),
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,5 +1,15 @@
 // What a host gets from the core: the contract's services, its typed events, and a way to shut down.
+import type { Writable } from 'node:stream';
 import type { CoreEvent, Services } from '../../shared/contract';
+import type { ExportOptions, ExportRequest } from './reports/export';
+
+/** Exports for a host that writes them itself (the CLI: a file, or standard output). */
+export interface CoreReports {
+  /** Streams the export into `out`; CSV leaves it open, a workbook ends it. Returns data rows. */
+  write(request: ExportRequest, out: Writable, options?: Partial<ExportOptions>): Promise<number>;
+  /** Writes the export to a file atomically (nothing left behind on failure). Returns data rows. */
+  writeFile(request: ExportRequest, path: string, options?: Partial<ExportOptions>): Promise<number>;
+}
 
 /** Receives every event the core emits; `event.name` narrows `event.payload`. */
 export type CoreEventListener = (event: CoreEvent) => void;
@@ -7,6 +17,7 @@ export type CoreEventListener = (event: CoreEvent) => void;
 export interface Core {
   /** One async function per contract method, taking already-parsed input. Throws ProblemError. */
   readonly services: Services;
+  readonly reports: CoreReports;
   /** Subscribe to every event the core emits; returns an unsubscribe function. */
   subscribe(listener: CoreEventListener): () => void;
   /** Cancels syncs, closes the database. */

@@ -1,6 +1,7 @@
 // Every event a host forwards to the renderer, and the core's events as one discriminated union.
 import { z } from 'zod';
 import { MENU_COMMANDS } from '../channels';
+import { ExportProgress } from './reports';
 import { SyncProgress, SyncReport } from './sync';
 
 export const events = {
@@ -9,6 +10,8 @@ export const events = {
   'sync.finished': SyncReport,
   /** Stores were added, renamed, re-keyed, removed, or a sync started: the store list is stale. */
   'stores.changed': z.object({}),
+  /** An export moved on (throttled); the window shows it once an export takes over a second. */
+  'reports.progress': ExportProgress,
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;

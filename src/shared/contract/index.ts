@@ -7,6 +7,7 @@ import type { EVENT_NAMES, METHOD_NAMES } from '../channels';
 import { app } from './app';
 import { audiences } from './audiences';
 import { campaigns } from './campaigns';
+import { reports } from './reports';
 import type { EventName, EventPayload } from './events';
 import { stores } from './stores';
 import { sync } from './sync';
@@ -18,12 +19,13 @@ export * from './audiences';
 export * from './campaigns';
 export * from './common';
 export * from './events';
+export * from './reports';
 export * from './stores';
 export * from './sync';
 export * from './tags';
 export * from './tests';
 
-export const contract = { app, stores, sync, tests, campaigns, audiences, tags } as const;
+export const contract = { app, stores, sync, tests, campaigns, audiences, tags, reports } as const;
 
 export type Contract = typeof contract;
 export type Namespace = keyof Contract;

@@ -24,6 +24,10 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
   const core: Core = {
     // The echoing table has the Services shape but not its output types; the hosts never look inside outputs.
     services: table as unknown as Services,
+    reports: {
+      write: async () => 0,
+      writeFile: async () => 0,
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => {

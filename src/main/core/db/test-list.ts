@@ -77,7 +77,7 @@ function parseCursor(text: string): Cursor | null {
 
 // ---------- filters ----------
 
-type Where = { conditions: string[]; params: unknown[] };
+export type Where = { conditions: string[]; params: unknown[] };
 
 /**
  * The store and removed-or-not: the scope the facets' option lists are drawn from.
@@ -96,7 +96,7 @@ function scopeWhere(filter: TestFilter): Where {
  * share of tests, so they too are kept off indexes (`+`); campaign, tag and search are
  * selective, and there seeking the matches and sorting them is the cheaper plan.
  */
-function filterWhere(filter: TestFilter, withStatuses: boolean): Where {
+export function filterWhere(filter: TestFilter, withStatuses: boolean): Where {
   const where = scopeWhere(filter);
   if (withStatuses && filter.statuses.length > 0) {
     add(where, '+t.status IN (SELECT value FROM json_each(?))', JSON.stringify(filter.statuses));
@@ -149,7 +149,7 @@ function add(where: Where, condition: string, ...params: unknown[]): void {
   where.params.push(...params);
 }
 
-function whereSql(where: Where): string {
+export function whereSql(where: Where): string {
   return where.conditions.length > 0 ? `WHERE ${where.conditions.join(' AND ')}` : '';
 }
 

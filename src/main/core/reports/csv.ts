@@ -1,22 +1,44 @@
-// CSV as RFC 4180 (CRLF rows, quoted fields) with a guard against formula injection in spreadsheets.
+// CSV as RFC 4180 (CRLF rows, quoted fields, doubled quotes) with OWASP's guard against formula injection.
 export type CsvValue = string | number | boolean | null;
 
-/** A text cell starting with one of these would run as a formula in Excel, LibreOffice or Sheets. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** UTF-8 byte-order mark: Excel on Windows needs it to read UTF-8. */
+export const BOM = '\uFEFF';
+
+/** A cell starting with one of these runs as a formula in Excel, LibreOffice or Sheets (OWASP's list). */
+const FORMULA_START = /^[=+\-@\t\r\n]/;
+/**
+ * The same trigger after a separator some spreadsheet might split on (',', ';', tab, '|', a line
+ * break), e.g. the tags cell `UX; =1+1` in a locale whose CSV separator is ';'. Quoting already keeps
+ * such a cell whole in every reader that honours quotes; the leading quote is defence in depth.
+ */
+const FORMULA_AFTER_SEPARATOR = /[,;\t|\r\n]\s*[=+\-@]/;
+
+/** Whether a text cell needs the neutralising leading single quote. */
+export function needsNeutralising(text: string): boolean {
+  return FORMULA_START.test(text) || FORMULA_AFTER_SEPARATOR.test(text);
+}
 
 /**
- * One field. Text that could start a formula gets a leading single quote; numbers are written as
- * numbers (a negative lift must stay a number, and a number cannot be a formula).
+ * One field. Every text cell is quoted (OWASP: a separator inside it can never start a new cell)
+ * and, when it could start a formula, prefixed with a single quote, which spreadsheets show as text.
+ * Numbers are written as numbers at full precision with '.' (a negative lift stays a number, and a
+ * number cannot be a formula); null and non-finite numbers are empty; booleans are true/false.
  */
 export function csvCell(value: CsvValue): string {
   if (value === null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (value === '') return '';
+  const text = needsNeutralising(value) ? `'${value}` : value;
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 /** One record, CRLF-terminated as RFC 4180 asks. */
 export function csvRow(values: readonly CsvValue[]): string {
-  return `${values.map(csvCell).join(',')}\r\n`;
+  let line = '';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) line += ',';
+    line += csvCell(values[i] ?? null);
+  }
+  return `${line}\r\n`;
 }

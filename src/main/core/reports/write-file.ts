@@ -1,39 +1,71 @@
-// Writes a report's rows to a CSV file: beside its final name, renamed at the end, so a failed
-// export never leaves half a file where the user expects a whole one.
+// Writes an export beside its final name and renames it at the end: a failed or cancelled export
+// never leaves half a file where the user expects a whole one, and never a stray temporary file.
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { once } from 'node:events';
-import { csvRow, type CsvValue } from './csv';
+import { basename, dirname, join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
 
-/** Writes every row (the first is the header) and returns how many data rows were written. */
-export async function writeCsvFile(
-  rows: AsyncIterable<CsvValue[]>,
+/**
+ * Runs `produce` on a stream into a hidden temporary file in the target's folder, then renames it.
+ * On any failure the stream is destroyed, the temporary file removed, and the first real cause
+ * (a SQLite error, ENOSPC, a cancellation) re-thrown; a stream error is never left unhandled.
+ */
+export async function writeFileAtomically<T>(
   outFile: string,
-): Promise<number> {
-  const partial = `${outFile}.partial`;
-  const out = createWriteStream(partial);
-  // A write error is re-thrown by the awaits below; this listener keeps it from being unhandled meanwhile.
+  produce: (out: Writable) => Promise<T>,
+): Promise<T> {
+  const temp = join(dirname(outFile), `.${basename(outFile)}.${randomBytes(6).toString('hex')}.partial`);
+  const out = createWriteStream(temp, { flags: 'wx' });
   let streamError: unknown = null;
   out.on('error', (error) => (streamError ??= error));
-  const write = async (text: string) => {
-    if (streamError) throw streamError;
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
-  };
-  let count = -1;
   try {
-    await once(out, 'open');
-    for await (const row of rows) {
-      await write(csvRow(row));
-      count += 1;
-    }
-    out.end();
-    await once(out, 'finish');
+    await new Promise<void>((resolve, reject) => {
+      out.once('open', () => resolve());
+      out.once('error', reject);
+    });
+    const result = await produce(out);
+    if (!out.writableEnded) out.end();
+    await finished(out);
     if (streamError) throw streamError;
-    await rename(partial, outFile);
+    await rename(temp, outFile);
+    return result;
   } catch (error) {
     out.destroy();
-    await rm(partial, { force: true });
-    throw error;
+    await finished(out).catch(() => undefined);
+    await rm(temp, { force: true });
+    throw streamError && !(error instanceof Error && error.name === 'ProblemError') ? streamError : error;
   }
-  return Math.max(count, 0);
+}
+
+/** Writes to a stream with backpressure, surfacing the stream's own error instead of ERR_STREAM_DESTROYED. */
+export function sinkFor(out: Writable): { write(chunk: string): Promise<void> } {
+  let failed: unknown = null;
+  out.on('error', (error) => (failed ??= error));
+  return {
+    async write(chunk) {
+      if (failed) throw failed;
+      if (out.destroyed) throw out.errored ?? new Error('The output was closed before the export finished.');
+      if (chunk === '') return;
+      if (out.write(chunk)) return;
+      await new Promise<void>((resolve, reject) => {
+        const done = () => {
+          out.off('drain', done);
+          out.off('error', fail);
+          out.off('close', done);
+          resolve();
+        };
+        const fail = (error: unknown) => {
+          out.off('drain', done);
+          out.off('close', done);
+          reject(error);
+        };
+        out.on('drain', done);
+        out.on('close', done);
+        out.once('error', fail);
+      });
+      if (failed) throw failed;
+    },
+  };
 }

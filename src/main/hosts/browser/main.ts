@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { openCore } from '../common/boot';
 import { resolveDataDir } from '../common/data-dir';
 import { startBrowserHost } from './server';
+import { createDownloads } from './downloads';
 
 const USAGE = 'usage: start:browser [--data-dir DIR] [--port N] [--static-dir DIR] [--open]';
 
@@ -30,8 +31,9 @@ async function main(): Promise<void> {
       `No built renderer in ${staticDir}: run \`npx electron-vite build\` (npm run start:browser does).`,
     );
   }
-  const core = await openCore('browser', resolveDataDir(values['data-dir']));
-  const host = await startBrowserHost({ core, staticDir, port }).catch(async (error: unknown) => {
+  const downloads = createDownloads();
+  const core = await openCore('browser', resolveDataDir(values['data-dir']), { saveFile: downloads.saveFile });
+  const host = await startBrowserHost({ core, staticDir, port, downloads }).catch(async (error: unknown) => {
     await core.close();
     throw error;
   });
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
     host
       .close()
       .then(() => core.close())
+      .then(() => downloads.close())
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -10,6 +10,7 @@ import { streamEvents } from './event-stream';
 import { mediaType, readBody, sendEnvelope, sendProblem, type BodyResult } from './http-utils';
 import { allowedHosts, allowedOrigins, tokensMatch } from './guards';
 import { serveStatic } from './static-files';
+import { DOWNLOAD_PATH, type createDownloads } from './downloads';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -23,6 +24,8 @@ export interface BrowserHostOptions {
   host?: '127.0.0.1';
   /** Interval of the SSE heartbeat comments (tests shorten it). */
   heartbeatMs?: number;
+  /** Finished exports the page downloads (the same object the core got as its saveFile). */
+  downloads?: ReturnType<typeof createDownloads>;
 }
 
 export interface BrowserHost {
@@ -70,6 +73,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const header = req.headers[TOKEN_HEADER];
     if (!tokensMatch(typeof header === 'string' ? header : null, token)) {
       return sendProblem(res, BAD_TOKEN);
+    }
+    if (url.pathname.startsWith(`${DOWNLOAD_PATH}/`)) {
+      if (req.method !== 'GET') return sendProblem(res, NOT_ALLOWED, { allow: 'GET' });
+      const served = await options.downloads?.serve(url.pathname.slice(DOWNLOAD_PATH.length + 1), res);
+      return served ? undefined : sendProblem(res, NO_ROUTE);
     }
     if (!url.pathname.startsWith(`${CALL_PATH}/`)) return sendProblem(res, NO_ROUTE);
     if (req.method !== 'POST') return sendProblem(res, NOT_ALLOWED, { allow: 'POST' });

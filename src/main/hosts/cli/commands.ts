@@ -5,15 +5,16 @@ import {
   type SyncReport,
   type StoreSummary,
 } from '../../../shared/contract';
-import type { Core } from '../../core';
-import { testsReport } from '../../core/reports/tests-report';
-import { writeCsvFile } from '../../core/reports/write-file';
+import type { Writable } from 'node:stream';
+import type { Core, ExportRequest } from '../../core';
 
 const PROGRESS_INTERVAL_MS = 1000;
 
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /** Standard output as a stream, for a CSV piped without --out. */
+  stdout?: Writable;
 }
 
 export async function listStores(core: Core, io: Io): Promise<number> {
@@ -119,15 +120,40 @@ export async function sync(core: Core, io: Io, storeId: string | null): Promise<
   return failed > 0 ? 1 : 0;
 }
 
-/** Streams the cached tests of a store (or of all stores) into a CSV file. */
-export async function exportTests(
+/** Writes one report (or, as .xlsx, every report) to a file or standard output; progress on stderr. */
+export async function exportReport(
   core: Core,
   io: Io,
-  storeId: string | null,
-  outFile: string,
+  request: ExportRequest,
+  outFile: string | null,
+  alias = false,
 ): Promise<number> {
-  const count = await writeCsvFile(testsReport(core.services.tests, storeId), outFile);
-  io.out(`Exported ${count} tests to ${outFile}.`);
+  let last = 0;
+  const onProgress = (p: { rows: number; done: number; total: number | null }) => {
+    const now = Date.now();
+    if (now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    io.err(`${request.report}: ${p.done}${p.total === null ? '' : `/${p.total}`} read, ${p.rows} rows`);
+  };
+  if (outFile === null) {
+    const stdout = io.stdout;
+    if (!stdout) throw new Error('No standard output to write to; use --out FILE.');
+    try {
+      const rows = await core.reports.write(request, stdout, { onProgress });
+      io.err(`Exported ${rows} rows of the ${request.report} report.`);
+    } catch (error) {
+      // The reader closed the pipe (`| head`): it has what it wanted; that is no failure.
+      if (error instanceof Error && 'code' in error && error.code === 'EPIPE') return 0;
+      throw error;
+    }
+    return 0;
+  }
+  const rows = await core.reports.writeFile(request, outFile, { onProgress });
+  io.out(
+    alias
+      ? `Exported ${rows} tests to ${outFile}.`
+      : `Exported ${rows} rows of ${request.report === 'all' ? 'all reports' : `the ${request.report} report`} to ${outFile}.`,
+  );
   return 0;
 }
 

@@ -6,6 +6,7 @@ import { resolveDataDir } from '../common/data-dir';
 runCli(process.argv.slice(2), (dataDir) => openCore('cli', resolveDataDir(dataDir)), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  stdout: process.stdout,
 }).then(
   (code) => {
     process.exitCode = code;

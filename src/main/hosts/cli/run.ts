@@ -4,7 +4,8 @@ import { ZodError } from 'zod';
 import { ProblemError } from '../../../shared/problem';
 import type { Core } from '../../core';
 import { summarizeIssues } from '../../../shared/validation';
-import { addDemo, addStore, exportTests, listStores, sync, type Io } from './commands';
+import { REPORT_NAMES, ExportFormat, ReportName, TestFilter } from '../../../shared/contract';
+import { addDemo, addStore, exportReport, listStores, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';
 
 export const USAGE = `usage: splitbook-cli [--data-dir DIR] <command>
@@ -14,7 +15,12 @@ commands:
   add-store --name NAME --base-url URL    add a store; the API key is read from ${API_KEY_ENV} or stdin
   add-demo                                add the simulated demo store
   sync [--store ID | --all]               sync one store, or all (the default)
-  export-tests [--store ID] --out FILE    write the cached tests (of one store, or all) as CSV`;
+  export <report> [--store ID | --all] [--status S] [--out FILE] [--format csv|xlsx] [--no-bom]
+                                          write a report of the cache; CSV goes to standard output
+                                          without --out; progress on stderr. Reports: ${REPORT_NAMES.join(', ')},
+                                          or all (with --format xlsx: every report as a sheet).
+                                          --status S keeps tests of that status (comma-separated list)
+  export-tests [--store ID] --out FILE    alias of: export tests --out FILE`;
 
 /** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
 export async function runCli(
@@ -40,6 +46,9 @@ export async function runCli(
         store: { type: 'string' },
         all: { type: 'boolean', default: false },
         out: { type: 'string' },
+        status: { type: 'string' },
+        format: { type: 'string' },
+        'no-bom': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -79,8 +88,26 @@ export async function runCli(
         return await addDemo(core, io);
       case 'sync':
         return await sync(core, io, values.store ?? null);
+      case 'export':
+      case 'export-tests':
+        return await exportReport(
+          core,
+          io,
+          {
+            report: command === 'export' ? reportArg(extra[0]) : 'tests',
+            format: ExportFormat.parse(values.format ?? 'csv'),
+            bom: !values['no-bom'],
+            filter: TestFilter.parse({
+              storeId: values.store ?? null,
+              statuses: values.status ? values.status.split(',').map((s) => s.trim()).filter(Boolean) : [],
+            }),
+            testId: null,
+          },
+          values.out ?? null,
+          command === 'export-tests',
+        );
       default:
-        return await exportTests(core, io, values.store ?? null, values.out ?? '');
+        return 2;
     }
   } catch (error) {
     io.err(describeFailure(error));
@@ -90,12 +117,40 @@ export async function runCli(
   }
 }
 
-function checkUsage(
-  command: string | undefined,
-  extra: readonly string[],
-  values: { name?: string; 'base-url'?: string; store?: string; all?: boolean; out?: string },
-): string | null {
+type Values = {
+  name?: string;
+  'base-url'?: string;
+  store?: string;
+  all?: boolean;
+  out?: string;
+  format?: string;
+  status?: string;
+  'no-bom'?: boolean;
+};
+
+function reportArg(name: string | undefined): ReportName | 'all' {
+  return name === 'all' ? 'all' : ReportName.parse(name);
+}
+
+function checkExport(extra: readonly string[], values: Values): string | null {
+  const [report, ...rest] = extra;
+  if (!report) return `export needs a report: ${REPORT_NAMES.join(', ')} or all.`;
+  if (rest.length > 0) return `Unexpected argument: ${rest[0]}`;
+  if (report !== 'all' && !ReportName.safeParse(report).success) {
+    return `Unknown report: ${report}. Reports: ${REPORT_NAMES.join(', ')}, all.`;
+  }
+  if (values.store && values.all) return 'Use --store ID or --all, not both.';
+  const format = values.format ?? 'csv';
+  if (!ExportFormat.safeParse(format).success) return `Unknown format: ${format}. Use csv or xlsx.`;
+  if (format === 'xlsx' && !values.out) return 'An .xlsx workbook needs --out FILE (it is not text for a terminal).';
+  if (format === 'csv' && report === 'all') return 'A CSV holds one report; name it, or use --format xlsx for all.';
+  if (format === 'xlsx' && values['no-bom']) return '--no-bom applies to CSV only.';
+  return null;
+}
+
+function checkUsage(command: string | undefined, extra: readonly string[], values: Values): string | null {
   if (!command) return 'No command given.';
+  if (command === 'export') return checkExport(extra, values);
   if (extra.length > 0) return `Unexpected argument: ${extra[0]}`;
   switch (command) {
     case 'stores':

@@ -19,6 +19,13 @@ export function appVersion(): string {
 export function openCore(
   host: Exclude<CoreDeps['host'], 'electron'>,
   dataDir: string,
+  extra: Pick<CoreDeps, 'saveFile'> = {},
 ): Promise<Core> {
-  return createCore({ dataDir, secrets: createKeychainSecretStore(), host, version: appVersion() });
+  return createCore({
+    dataDir,
+    secrets: createKeychainSecretStore(),
+    host,
+    version: appVersion(),
+    ...extra,
+  });
 }

@@ -64,6 +64,18 @@ async function start(source: RendererSource): Promise<void> {
     host: 'electron',
     version: app.getVersion(),
     openExternal: openExternalSafely,
+    // Exports are saved where the user says, through the native dialog.
+    saveFile: async ({ suggestedName, format }) => {
+      const options = {
+        defaultPath: join(app.getPath('documents'), suggestedName),
+        filters: [format === 'xlsx' ? { name: 'Excel workbook', extensions: ['xlsx'] } : { name: 'CSV', extensions: ['csv'] }],
+      };
+      const current = window;
+      const chosen = current ? await dialog.showSaveDialog(current, options) : await dialog.showSaveDialog(options);
+      if (chosen.canceled || !chosen.filePath) return null;
+      const path = chosen.filePath;
+      return { path, saved: async () => ({ location: path, downloadUrl: null }) };
+    },
   });
   closeCoreOnQuit(core);
   void reportKeychain(core);

@@ -1,0 +1,150 @@
+// The `campaigns` and `audiences` reports: a store's active campaigns with their progress counts, and
+// its custom audiences with their rules as text and as JSON. Both lists are short (tens per store).
+import { CustomAudience, type Rule } from '../../../shared/api';
+import { statement } from '../db/statements';
+import type { CsvValue } from './csv';
+import { text, type Column, type ReportContext, type ReportDefinition } from './types';
+import { parseJson, utc } from './values';
+
+export const CAMPAIGNS_COLUMNS: readonly Column[] = [
+  text('store', 'store name', 'cache'),
+  text('store_id', "Splitbook's id of the store", 'cache'),
+  text('campaign_id', 'UUID'),
+  text('name', 'text'),
+  text('objective', 'text as sent'),
+  text('goal', 'as sent'),
+  text('status', 'as sent (unknown values kept)'),
+  { name: 'created_at', kind: 'datetime', unit: 'ISO 8601, UTC', source: 'API' },
+  ...(['total', 'live', 'paused', 'draft', 'ended'] as const).map((part): Column => ({
+    name: `progress_${part}`,
+    kind: 'integer',
+    unit: `tests (${part})`,
+    source: 'API',
+  })),
+];
+
+const SELECT_CAMPAIGNS = `
+  SELECT s.name AS storeName, c.store_id AS storeId, c.id, c.name, c.objective, c.goal, c.status,
+         c.created_at AS createdAt, c.progress_total AS total, c.progress_live AS live,
+         c.progress_paused AS paused, c.progress_draft AS draft, c.progress_ended AS ended
+  FROM campaigns c JOIN stores s ON s.id = c.store_id
+  WHERE @storeId IS NULL OR c.store_id = @storeId
+  ORDER BY s.position, s.id, c.name COLLATE NOCASE, c.id`;
+
+type CampaignDbRow = {
+  storeName: string;
+  storeId: string;
+  id: string;
+  name: string;
+  objective: string | null;
+  goal: string | null;
+  status: string;
+  createdAt: string;
+  total: number;
+  live: number;
+  paused: number;
+  draft: number;
+  ended: number;
+};
+
+function* campaignRows(ctx: ReportContext): Generator<CsvValue[]> {
+  const rows = statement<CampaignDbRow>(ctx.db, SELECT_CAMPAIGNS).all({
+    storeId: ctx.scope.filter.storeId,
+  });
+  ctx.progress.total = rows.length;
+  for (const r of rows) {
+    ctx.progress.done += 1;
+    yield [
+      r.storeName,
+      r.storeId,
+      r.id,
+      r.name,
+      r.objective,
+      r.goal,
+      r.status,
+      utc(r.createdAt),
+      r.total,
+      r.live,
+      r.paused,
+      r.draft,
+      r.ended,
+    ];
+  }
+}
+
+export const campaignsReport: ReportDefinition = {
+  name: 'campaigns',
+  description: 'Active campaigns with how many of their tests are live, paused, draft and ended.',
+  perTest: false,
+  columns: CAMPAIGNS_COLUMNS,
+  rows: campaignRows,
+};
+
+export const AUDIENCES_COLUMNS: readonly Column[] = [
+  text('store', 'store name', 'cache'),
+  text('store_id', "Splitbook's id of the store", 'cache'),
+  text('audience_id', 'UUID'),
+  text('name', 'text'),
+  text(
+    'rules',
+    'each rule as "dimension operator value, value", rules joined with "; " (how rules combine is not stated by the API)',
+    'Splitbook',
+  ),
+  text('rules_json', 'the rules as the API sent them, JSON'),
+  {
+    name: 'test_count',
+    kind: 'integer',
+    unit: 'cached tests (not removed) that target the audience',
+    source: 'cache',
+  },
+];
+
+const SELECT_AUDIENCES = `
+  SELECT s.name AS storeName, a.store_id AS storeId, a.id, a.raw_json AS rawJson,
+         (SELECT count(*) FROM test_custom_audiences ta
+            JOIN tests t ON t.store_id = ta.store_id AND t.id = ta.test_id AND t.removed = 0
+          WHERE ta.store_id = a.store_id AND ta.audience_id = a.id) AS testCount
+  FROM custom_audiences a JOIN stores s ON s.id = a.store_id
+  WHERE @storeId IS NULL OR a.store_id = @storeId
+  ORDER BY s.position, s.id, a.name COLLATE NOCASE, a.id`;
+
+/** A rule as a reader would say it: `country in FR, BE`; a selector is added as its JSON. */
+export function ruleText(rule: Rule): string {
+  const selector = rule.selector === null ? '' : ` (selector ${JSON.stringify(rule.selector)})`;
+  return `${rule.dimension} ${rule.operator} ${rule.values.join(', ')}`.trim() + selector;
+}
+
+function* audienceRows(ctx: ReportContext): Generator<CsvValue[]> {
+  const rows = statement<{
+    storeName: string;
+    storeId: string;
+    id: string;
+    rawJson: string;
+    testCount: number;
+  }>(ctx.db, SELECT_AUDIENCES).all({ storeId: ctx.scope.filter.storeId });
+  ctx.progress.total = rows.length;
+  for (const r of rows) {
+    ctx.progress.done += 1;
+    const audience = CustomAudience.safeParse(parseJson(r.rawJson));
+    if (!audience.success) continue;
+    const rules = audience.data.rules;
+    yield [
+      r.storeName,
+      r.storeId,
+      audience.data.id,
+      audience.data.name,
+      rules.map(ruleText).join('; ') || null,
+      JSON.stringify(rules),
+      r.testCount,
+    ];
+  }
+}
+
+export const audiencesReport: ReportDefinition = {
+  name: 'audiences',
+  description:
+    'Custom audiences with their rules as readable text and as JSON, and how many tests use each.',
+  perTest: false,
+  columns: AUDIENCES_COLUMNS,
+  rows: audienceRows,
+};

@@ -1,0 +1,95 @@
+// Reads the tests in a report's scope from the cache in small keyset batches: memory stays flat, and
+// the connection is never held by an open cursor while the writer waits (other calls keep working).
+import type { TestFilter } from '../../../shared/contract';
+import { problem } from '../../../shared/problem';
+import type { Db } from '../db';
+import { filterWhere, whereSql } from '../db/test-list';
+import { statement } from '../db/statements';
+import type { ReportContext } from './types';
+
+export type ScopedTestRow = {
+  seq: number;
+  storeId: string;
+  storeName: string;
+  testJson: string;
+  resultsJson: string | null;
+};
+
+/** Tests per batch: raw results with a year of days are hundreds of kilobytes each. */
+const BATCH_WITH_RESULTS = 16;
+const BATCH_TESTS_ONLY = 500;
+
+function scopeWhere(filter: TestFilter, testId: string | null) {
+  const where = filterWhere(filter, true);
+  if (testId !== null) {
+    where.conditions.push('t.id = ?');
+    where.params.push(testId);
+  }
+  return where;
+}
+
+/** How many tests the scope holds (the progress total). */
+export function countTests(db: Db, filter: TestFilter, testId: string | null): number {
+  const where = scopeWhere(filter, testId);
+  const row = statement<{ n: number }>(
+    db,
+    `SELECT count(*) AS n FROM tests t ${whereSql(where)}`,
+  ).get(...where.params);
+  return row?.n ?? 0;
+}
+
+/** Every test in scope in the cache's order, with its raw JSON and (when asked) its raw results. */
+export function* scopedTests(ctx: ReportContext, withResults: boolean): Generator<ScopedTestRow> {
+  const { db, scope } = ctx;
+  const where = scopeWhere(scope.filter, scope.testId);
+  ctx.progress.total = countTests(db, scope.filter, scope.testId);
+  const conditions = [...where.conditions, 't.seq > ?'];
+  const results = withResults
+    ? 'rr.raw_json AS resultsJson FROM tests t LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id'
+    : 'NULL AS resultsJson FROM tests t';
+  const sql = `
+    SELECT t.seq, t.store_id AS storeId, coalesce(s.name, '') AS storeName, tr.raw_json AS testJson, ${results}
+    JOIN tests_raw tr ON tr.seq = t.seq
+    LEFT JOIN stores s ON s.id = t.store_id
+    WHERE ${conditions.join(' AND ')}
+    ORDER BY t.seq LIMIT ?`;
+  const batch = withResults ? BATCH_WITH_RESULTS : BATCH_TESTS_ONLY;
+  let after = 0;
+  for (;;) {
+    const rows = statement<ScopedTestRow>(db, sql).all(...where.params, after, batch);
+    for (const row of rows) {
+      ctx.progress.done += 1;
+      yield row;
+    }
+    const last = rows.at(-1);
+    if (!last || rows.length < batch) return;
+    after = last.seq;
+  }
+}
+
+/**
+ * Refuses a scope nothing can be exported from: an unknown store, or stores never synced (an
+ * empty file would look like a store without tests).
+ */
+export function checkScope(db: Db, storeId: string | null): void {
+  const stores = statement<{ id: string; name: string; lastSyncedAt: string | null }>(
+    db,
+    `SELECT id, name, last_synced_at AS lastSyncedAt FROM stores WHERE @storeId IS NULL OR id = @storeId`,
+  ).all({ storeId });
+  if (storeId !== null && stores.length === 0) {
+    throw problem('notFound', 404, 'Unknown store', `There is no store with id ${storeId}.`);
+  }
+  if (stores.length === 0) {
+    throw problem('conflict', 409, 'No stores', 'Add a store and sync it before exporting.');
+  }
+  if (stores.every((store) => store.lastSyncedAt === null)) {
+    const which =
+      storeId !== null ? `The store "${stores[0]?.name ?? storeId}" has` : 'No store has';
+    throw problem(
+      'conflict',
+      409,
+      'Never synced',
+      `${which} never been synced, so the cache holds nothing to export. Sync first.`,
+    );
+  }
+}

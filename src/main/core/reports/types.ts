@@ -1,0 +1,54 @@
+// The shape of a report: its columns (name, cell kind, unit, source) and a generator of rows over a scope.
+import type { ReportName, TestFilter } from '../../../shared/contract';
+import type { Db } from '../db';
+import type { CsvValue } from './csv';
+
+/** How a cell is typed in a workbook and which unit the README gives it. */
+export type CellKind =
+  'text' | 'integer' | 'number' | 'fraction' | 'money' | 'date' | 'datetime' | 'boolean';
+
+export interface Column {
+  name: string;
+  kind: CellKind;
+  unit: string;
+  /** 'API' (as the server sent it, maybe rescaled), 'Splitbook' (recomputed here) or 'cache'. */
+  source: 'API' | 'Splitbook' | 'cache';
+}
+
+export interface ReportScope {
+  filter: TestFilter;
+  /** One test of filter.storeId, or null for every test the filter keeps. */
+  testId: string | null;
+  /** The clock, for days_running and the statistics' missing-days rule. */
+  now: number;
+}
+
+/** Moves as the generator reads tests or list records, so an export can report progress. */
+export interface ReportProgress {
+  done: number;
+  total: number | null;
+}
+
+export interface ReportContext {
+  db: Db;
+  scope: ReportScope;
+  progress: ReportProgress;
+}
+
+export interface ReportDefinition {
+  name: ReportName;
+  description: string;
+  /** Whether the report reads per-test data (offered on a test's detail pane). */
+  perTest: boolean;
+  columns: readonly Column[];
+  /** Data rows only (no header), in the columns' order, read in small batches so memory stays flat. */
+  rows(ctx: ReportContext): Iterable<CsvValue[]>;
+}
+
+/** A text column. */
+export const text = (name: string, unit: string, source: Column['source'] = 'API'): Column => ({
+  name,
+  kind: 'text',
+  unit,
+  source,
+});

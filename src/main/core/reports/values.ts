@@ -1,0 +1,48 @@
+// Cell values from cached records: timestamps in UTC, API percents as fractions, numbers read defensively.
+import type { CsvValue } from './csv';
+
+/** A timestamp as ISO 8601 in UTC ('…Z'); text the clock cannot read is kept as sent. */
+export function utc(value: string | null | undefined): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : value;
+}
+
+/**
+ * An API percent (1.32) as a fraction (0.0132), null kept. The decimal point is moved in the
+ * number's shortest decimal text, so -5.2 becomes -0.052 (dividing by 100 in binary would give
+ * -0.052000000000000005).
+ */
+export function fraction(percent: number | null | undefined): number | null {
+  return typeof percent === 'number' && Number.isFinite(percent) ? Number(`${percent}e-2`) : null;
+}
+
+/** A field of an untyped record as a finite number, or null. */
+export function num(record: unknown, key: string): number | null {
+  if (typeof record !== 'object' || record === null) return null;
+  const value: unknown = Reflect.get(record, key);
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** variant / control - 1, or null when it cannot be computed. */
+export function relative(control: number | null, variant: number | null): number | null {
+  return control === null || variant === null || control === 0 ? null : variant / control - 1;
+}
+
+/** Values for a typed column: anything else becomes an empty cell. */
+export function cell(value: unknown): CsvValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return JSON.stringify(value);
+}
+
+/** JSON.parse that yields null for text that is not JSON (a damaged cache row is exported as blanks). */
+export function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
