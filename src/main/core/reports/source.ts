@@ -5,6 +5,7 @@ import { problem } from '../../../shared/problem';
 import type { Db } from '../db';
 import { filterWhere, whereSql } from '../db/test-list';
 import { statement } from '../db/statements';
+import { unpackJson } from '../db/values';
 import type { ReportContext } from './types';
 
 export type ScopedTestRow = {
@@ -45,8 +46,8 @@ export function* scopedTests(ctx: ReportContext, withResults: boolean): Generato
   ctx.progress.total = countTests(db, scope.filter, scope.testId);
   const conditions = [...where.conditions, 't.seq > ?'];
   const results = withResults
-    ? 'rr.raw_json AS resultsJson FROM tests t LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id'
-    : 'NULL AS resultsJson FROM tests t';
+    ? 'rr.raw_packed AS resultsPacked FROM tests t LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id'
+    : 'NULL AS resultsPacked FROM tests t';
   const sql = `
     SELECT t.seq, t.store_id AS storeId, coalesce(s.name, '') AS storeName, tr.raw_json AS testJson, ${results}
     JOIN tests_raw tr ON tr.seq = t.seq
@@ -56,10 +57,12 @@ export function* scopedTests(ctx: ReportContext, withResults: boolean): Generato
   const batch = withResults ? BATCH_WITH_RESULTS : BATCH_TESTS_ONLY;
   let after = 0;
   for (;;) {
-    const rows = statement<ScopedTestRow>(db, sql).all(...where.params, after, batch);
-    for (const row of rows) {
+    type PackedRow = Omit<ScopedTestRow, 'resultsJson'> & { resultsPacked: Uint8Array | null };
+    const rows = statement<PackedRow>(db, sql).all(...where.params, after, batch);
+    for (const { resultsPacked, ...row } of rows) {
       ctx.progress.done += 1;
-      yield row;
+      // Unpacked one test at a time, as it is written out: memory holds one test's results at most.
+      yield { ...row, resultsJson: resultsPacked ? unpackJson(resultsPacked) : null };
     }
     const last = rows.at(-1);
     if (!last || rows.length < batch) return;
