@@ -10,6 +10,19 @@ export const METHOD_NAMES = {
   campaigns: ['list'],
   audiences: ['list'],
   tags: ['list'],
+  edits: [
+    'list',
+    'counts',
+    'editTest',
+    'editCampaign',
+    'createTag',
+    'createAudience',
+    'retry',
+    'discard',
+    'undo',
+    'resolveConflict',
+    'push',
+  ],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
@@ -21,6 +34,7 @@ export const EVENT_NAMES = [
   'sync.progress',
   'sync.finished',
   'stores.changed',
+  'edits.changed',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

@@ -9,6 +9,8 @@ export const events = {
   'sync.finished': SyncReport,
   /** Stores were added, renamed, re-keyed, removed, or a sync started: the store list is stale. */
   'stores.changed': z.object({}),
+  /** The outbox of a store changed (an edit made, sent, refused, resolved or undone). */
+  'edits.changed': z.object({ storeId: z.string() }),
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;

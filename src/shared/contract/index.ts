@@ -7,6 +7,7 @@ import type { EVENT_NAMES, METHOD_NAMES } from '../channels';
 import { app } from './app';
 import { audiences } from './audiences';
 import { campaigns } from './campaigns';
+import { edits } from './edits';
 import type { EventName, EventPayload } from './events';
 import { stores } from './stores';
 import { sync } from './sync';
@@ -17,13 +18,14 @@ export * from './app';
 export * from './audiences';
 export * from './campaigns';
 export * from './common';
+export * from './edits';
 export * from './events';
 export * from './stores';
 export * from './sync';
 export * from './tags';
 export * from './tests';
 
-export const contract = { app, stores, sync, tests, campaigns, audiences, tags } as const;
+export const contract = { app, stores, sync, tests, campaigns, audiences, tags, edits } as const;
 
 export type Contract = typeof contract;
 export type Namespace = keyof Contract;
