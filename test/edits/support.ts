@@ -19,6 +19,8 @@ export interface EditsWorld {
   writes: Sent[];
   /** A fresh core on the same folder (the old one is closed), with the key set again. */
   restart(options?: { pushOnEdit?: boolean }): Promise<Core>;
+  /** Closes the core (once), so another process can use the folder alone. */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function editsWorld(
   const open = (pushOnEdit: boolean) =>
     startCore(dir.path, { secrets: createMemorySecretStore(), fetch: recordingFetch, pushOnEdit });
   let core = await open(options.pushOnEdit ?? false);
+  let open_ = true;
   const store = await core.services.stores.add({ name: 'Acme', baseUrl: served.url, apiKey, sessionOnly: true });
   const report = await syncStore(core, store.id);
   if (report.outcome !== 'ok') throw new Error(`first sync: ${report.outcome}`);
@@ -60,15 +63,20 @@ export async function editsWorld(
     storeId: store.id,
     apiKey,
     writes,
+    async stop() {
+      if (open_) await world.core.close();
+      open_ = false;
+    },
     async restart(o = {}) {
-      await world.core.close();
+      await world.stop();
       core = await open(o.pushOnEdit ?? false);
+      open_ = true;
       world.core = core;
       await core.services.stores.setKey({ storeId: store.id, apiKey, sessionOnly: true }).catch(() => undefined);
       return core;
     },
     async close() {
-      await world.core.close();
+      await world.stop();
       await served.close();
       dir.remove();
     },
