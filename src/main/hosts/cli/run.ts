@@ -4,7 +4,7 @@ import { ZodError } from 'zod';
 import { ProblemError } from '../../../shared/problem';
 import type { Core } from '../../core';
 import { summarizeIssues } from '../../../shared/validation';
-import { addDemo, addStore, exportTests, listStores, sync, type Io } from './commands';
+import { addDemo, addStore, exportTests, listStores, pending, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';
 
 export const USAGE = `usage: splitbook-cli [--data-dir DIR] <command>
@@ -13,7 +13,9 @@ commands:
   stores                                  list stores with their sync state
   add-store --name NAME --base-url URL    add a store; the API key is read from ${API_KEY_ENV} or stdin
   add-demo                                add the simulated demo store
-  sync [--store ID | --all]               sync one store, or all (the default)
+  sync [--store ID | --all]               send pending edits, then sync one store, or all (the default);
+                                          exit 1 when an edit was refused or conflicts
+  pending [--store ID]                    list edits not yet confirmed by the store (the outbox)
   export-tests [--store ID] --out FILE    write the cached tests (of one store, or all) as CSV`;
 
 /** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
@@ -79,6 +81,8 @@ export async function runCli(
         return await addDemo(core, io);
       case 'sync':
         return await sync(core, io, values.store ?? null);
+      case 'pending':
+        return await pending(core, io, values.store ?? null);
       default:
         return await exportTests(core, io, values.store ?? null, values.out ?? '');
     }
@@ -100,6 +104,7 @@ function checkUsage(
   switch (command) {
     case 'stores':
     case 'add-demo':
+    case 'pending':
       return null;
     case 'add-store':
       return values.name && values['base-url'] ? null : 'add-store needs --name and --base-url.';
