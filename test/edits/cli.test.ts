@@ -18,8 +18,15 @@ async function cli(w: EditsWorld, argv: string[]) {
   const code = await runCli(
     argv,
     async () => {
-      const core = await startCore(w.dir.path, { secrets: createMemorySecretStore(), pushOnEdit: false });
-      await core.services.stores.setKey({ storeId: w.storeId, apiKey: w.apiKey, sessionOnly: true });
+      const core = await startCore(w.dir.path, {
+        secrets: createMemorySecretStore(),
+        pushOnEdit: false,
+      });
+      await core.services.stores.setKey({
+        storeId: w.storeId,
+        apiKey: w.apiKey,
+        sessionOnly: true,
+      });
       return core;
     },
     { out: (l) => out.push(l), err: (l) => err.push(l) },
@@ -29,10 +36,21 @@ async function cli(w: EditsWorld, argv: string[]) {
 
 it('lists pending edits, pushes them on sync, and exits 1 when one is refused', async () => {
   world = await editsWorld();
-  const [good, bad] = [testWithStatus(world, LAUNCHED), world.sim.snapshot('Acme').tests.filter((t) => ['active', 'paused'].includes(t.status))[1]];
+  const [good, bad] = [
+    testWithStatus(world, LAUNCHED),
+    world.sim.snapshot('Acme').tests.filter((t) => ['active', 'paused'].includes(t.status))[1],
+  ];
   if (!bad) throw new Error('two launched tests needed');
-  await world.core.services.edits.editTest({ storeId: world.storeId, testId: good.id, changes: { title: 'From the CLI' } });
-  await world.core.services.edits.editTest({ storeId: world.storeId, testId: bad.id, changes: { effort: 42 } });
+  await world.core.services.edits.editTest({
+    storeId: world.storeId,
+    testId: good.id,
+    changes: { title: 'From the CLI' },
+  });
+  await world.core.services.edits.editTest({
+    storeId: world.storeId,
+    testId: bad.id,
+    changes: { effort: 42 },
+  });
   await world.stop();
 
   const listed = await cli(world, ['pending', '--store', world.storeId]);

@@ -34,9 +34,15 @@ describe('recording and rebasing', () => {
     world = await editsWorld();
     const { core, storeId } = world;
     const test = testWithStatus(world, LAUNCHED);
-    const pending = await core.services.edits.editTest({ storeId, testId: test.id, changes: { title: 'Mine' } });
+    const pending = await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { title: 'Mine' },
+    });
     expect(pending.state).toBe('queued');
-    expect(pending.changes).toEqual([{ field: 'title', base: test.title, mine: 'Mine', conflict: false }]);
+    expect(pending.changes).toEqual([
+      { field: 'title', base: test.title, mine: 'Mine', conflict: false },
+    ]);
     expect((await core.services.tests.get({ storeId, testId: test.id })).test.title).toBe('Mine');
 
     // A pull alone (push made impossible by a failing edit elsewhere is not needed): rebase keeps mine.
@@ -62,8 +68,16 @@ describe('recording and rebasing', () => {
     await core.services.edits.editTest({ storeId, testId: test.id, changes: { impact: 3 } });
     // Back to the server's value: nothing to send for it.
     await core.services.edits.editTest({ storeId, testId: test.id, changes: { effort: 4 } });
-    await core.services.edits.editTest({ storeId, testId: test.id, changes: { effort: test.effort } });
-    await core.services.edits.editTest({ storeId, testId: test.id, changes: { hypothesisDescription: null } });
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { effort: test.effort },
+    });
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { hypothesisDescription: null },
+    });
     const [record] = await core.services.edits.list({ storeId });
     expect(record?.edits).toHaveLength(14);
     await core.services.edits.push({ storeId });
@@ -80,12 +94,18 @@ describe('recording and rebasing', () => {
     const { core, storeId } = world;
     const test = testWithStatus(world, LAUNCHED);
     await core.services.edits.editTest({ storeId, testId: test.id, changes: { title: 'A' } });
-    const second = await core.services.edits.editTest({ storeId, testId: test.id, changes: { title: 'B' } });
+    const second = await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { title: 'B' },
+    });
     const [first, last] = second.edits;
     await core.services.edits.undo({ seq: last?.seq ?? 0 });
     expect((await core.services.tests.get({ storeId, testId: test.id })).test.title).toBe('A');
     await core.services.edits.undo({ seq: first?.seq ?? 0 });
-    expect((await core.services.tests.get({ storeId, testId: test.id })).test.title).toBe(test.title);
+    expect((await core.services.tests.get({ storeId, testId: test.id })).test.title).toBe(
+      test.title,
+    );
     expect(await core.services.edits.list({ storeId })).toEqual([]);
   });
 });
@@ -93,16 +113,28 @@ describe('recording and rebasing', () => {
 describe('conflicts', () => {
   async function conflicted(w: EditsWorld) {
     const test = testWithStatus(w, LAUNCHED);
-    await w.core.services.edits.editTest({ storeId: w.storeId, testId: test.id, changes: { title: 'Mine' } });
+    await w.core.services.edits.editTest({
+      storeId: w.storeId,
+      testId: test.id,
+      changes: { title: 'Mine' },
+    });
     w.sim.touchTest('Acme', test.id, { title: 'Theirs' });
     const report = await syncStore(w.core, w.storeId);
     expect(report.edits?.conflicts).toBe(1);
     const [record] = await w.core.services.edits.list({ storeId: w.storeId });
     expect(record?.state).toBe('conflict');
-    expect(record?.changes[0]).toMatchObject({ field: 'title', base: test.title, mine: 'Mine', theirs: 'Theirs', conflict: true });
+    expect(record?.changes[0]).toMatchObject({
+      field: 'title',
+      base: test.title,
+      mine: 'Mine',
+      theirs: 'Theirs',
+      conflict: true,
+    });
     // Held, not sent; the user keeps seeing their value.
     expect(patches(w, test.id)).toHaveLength(0);
-    expect((await w.core.services.tests.get({ storeId: w.storeId, testId: test.id })).test.title).toBe('Mine');
+    expect(
+      (await w.core.services.tests.get({ storeId: w.storeId, testId: test.id })).test.title,
+    ).toBe('Mine');
     return test;
   }
 
@@ -125,7 +157,9 @@ describe('conflicts', () => {
     expect(serverTest(world, test.id).title).toBe(expected);
     expect(patches(world, test.id)).toHaveLength(choice === 'theirs' ? 0 : 1);
     expect(await world.core.services.edits.list({ storeId: world.storeId })).toEqual([]);
-    expect((await world.core.services.tests.get({ storeId: world.storeId, testId: test.id })).test.title).toBe(expected);
+    expect(
+      (await world.core.services.tests.get({ storeId: world.storeId, testId: test.id })).test.title,
+    ).toBe(expected);
   });
 });
 
@@ -134,14 +168,22 @@ describe('mutability and refusals', () => {
     world = await editsWorld();
     const { core, storeId } = world;
     const live = testWithStatus(world, LAUNCHED);
-    const refused = await problemOf(core.services.edits.editTest({ storeId, testId: live.id, changes: { device: 'mobile' } }));
+    const refused = await problemOf(
+      core.services.edits.editTest({ storeId, testId: live.id, changes: { device: 'mobile' } }),
+    );
     expect(refused.status).toBe(422);
     expect(refused.detail).toContain('locked after launch');
-    const notEnded = await problemOf(core.services.edits.editTest({ storeId, testId: live.id, changes: { implemented: true } }));
+    const notEnded = await problemOf(
+      core.services.edits.editTest({ storeId, testId: live.id, changes: { implemented: true } }),
+    );
     expect(notEnded.detail).toContain('only after the test has ended');
 
     const draft = testWithStatus(world, DRAFT);
-    await core.services.edits.editTest({ storeId, testId: draft.id, changes: { endWhenSignificant: !draft.endWhenSignificant } });
+    await core.services.edits.editTest({
+      storeId,
+      testId: draft.id,
+      changes: { endWhenSignificant: !draft.endWhenSignificant },
+    });
     world.sim.touchTest('Acme', draft.id, { status: 'active' });
     const report = await syncStore(core, storeId);
     expect(report.edits?.failed).toBe(1);
@@ -170,7 +212,9 @@ describe('mutability and refusals', () => {
     await core.services.edits.editTest({ storeId, testId: test.id, changes: { effort: 0 } });
     await core.services.edits.push({ storeId });
     await core.services.edits.discard({ storeId, kind: 'test', recordId: test.id });
-    expect((await core.services.tests.get({ storeId, testId: test.id })).test.effort).toBe(test.effort);
+    expect((await core.services.tests.get({ storeId, testId: test.id })).test.effort).toBe(
+      test.effort,
+    );
   });
 
   it('learns that a key is read-only from a 403 and refuses further edits', async () => {
@@ -184,7 +228,9 @@ describe('mutability and refusals', () => {
     expect(record?.problem?.status).toBe(403);
     const [summary] = await core.services.stores.list({});
     expect(summary?.edits?.readOnly).toContain('read-only');
-    const refused = await problemOf(core.services.edits.editTest({ storeId, testId: test.id, changes: { title: 'Again' } }));
+    const refused = await problemOf(
+      core.services.edits.editTest({ storeId, testId: test.id, changes: { title: 'Again' } }),
+    );
     expect(refused.status).toBe(403);
   });
 
@@ -192,13 +238,21 @@ describe('mutability and refusals', () => {
     world = await editsWorld();
     const { core, storeId } = world;
     const tests = testsWithStatus(world, LAUNCHED).slice(0, 8);
-    for (const t of tests) await core.services.edits.editTest({ storeId, testId: t.id, changes: { title: `${t.title} (r)` } });
+    for (const t of tests)
+      await core.services.edits.editTest({
+        storeId,
+        testId: t.id,
+        changes: { title: `${t.title} (r)` },
+      });
     world.sim.setRate({ capacity: 2, refillPerSecond: 8 });
     world.sim.resetStats();
     const [summary] = await core.services.edits.push({ storeId });
     expect(summary).toMatchObject({ sent: tests.length, failed: 0 });
     expect(world.sim.stats().byRoute['PATCH /tests/{id}']?.['429'] ?? 0).toBeGreaterThanOrEqual(0);
-    const total429 = Object.values(world.sim.stats().byRoute).reduce((n, r) => n + (r['429'] ?? 0), 0);
+    const total429 = Object.values(world.sim.stats().byRoute).reduce(
+      (n, r) => n + (r['429'] ?? 0),
+      0,
+    );
     expect(total429).toBeGreaterThan(0);
     for (const t of tests) expect(serverTest(world, t.id).title).toBe(`${t.title} (r)`);
     expect(patches(world)).toHaveLength(tests.length);
@@ -212,19 +266,27 @@ describe('creates', () => {
     const existing = sim.snapshot('Acme');
     const someTag = (await core.services.tags.list({ storeId }))[0];
     if (someTag) {
-      const dup = await problemOf(core.services.edits.createTag({ storeId, name: someTag.name.toUpperCase() }));
+      const dup = await problemOf(
+        core.services.edits.createTag({ storeId, name: someTag.name.toUpperCase() }),
+      );
       expect(dup.status).toBe(409);
     }
     const audience = existing.customAudiences[0];
     if (audience) {
-      const dup = await problemOf(core.services.edits.createAudience({ storeId, name: audience.name, rules: [] }));
+      const dup = await problemOf(
+        core.services.edits.createAudience({ storeId, name: audience.name, rules: [] }),
+      );
       expect(dup.status).toBe(400);
     }
     // Someone else creates the same names while we are offline.
     await core.services.edits.createTag({ storeId, name: 'Checkout' + 'Z' });
     await core.services.edits.createAudience({ storeId, name: 'Returning Danes', rules: [] });
     const headers = { authorization: `Bearer ${world.apiKey}`, 'content-type': 'application/json' };
-    await fetch(`${world.served.url}/api/public/v1/tags`, { method: 'POST', headers, body: JSON.stringify({ name: 'checkoutz' }) });
+    await fetch(`${world.served.url}/api/public/v1/tags`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'checkoutz' }),
+    });
     await fetch(`${world.served.url}/api/public/v1/custom-audiences`, {
       method: 'POST',
       headers,
@@ -244,17 +306,25 @@ describe('creates', () => {
     const test = testWithStatus(world, LAUNCHED);
     await served.setOffline(true);
     const tag = await core.services.edits.createTag({ storeId, name: 'Made offline' });
-    const audience = await core.services.edits.createAudience({
+    await core.services.edits.createAudience({
       storeId,
       name: 'Offline audience',
       rules: [{ dimension: 'country', operator: 'in', values: ['DK'], selector: null }],
     });
-    await core.services.edits.editTest({ storeId, testId: test.id, changes: { tagIds: [...test.tags.map((t) => t.id), tag.id] } });
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { tagIds: [...test.tags.map((t) => t.id), tag.id] },
+    });
     const local = await core.services.tests.get({ storeId, testId: test.id });
     expect(local.test.tags.map((t) => t.name)).toContain('Made offline');
     const offline = await syncStore(core, storeId);
     expect(offline.outcome).toBe('offline');
-    expect((await core.services.edits.list({ storeId })).map((r) => r.state)).toEqual(['queued', 'queued', 'queued']);
+    expect((await core.services.edits.list({ storeId })).map((r) => r.state)).toEqual([
+      'queued',
+      'queued',
+      'queued',
+    ]);
     await served.setOffline(false);
     const report = await syncStore(core, storeId);
     expect(report.edits).toMatchObject({ sent: 3, failed: 0 });
@@ -272,16 +342,26 @@ describe('creates', () => {
     const rows = await core.services.campaigns.list({ storeId });
     const [campaign, other] = rows.map((r) => r.campaign);
     if (!campaign || !other) throw new Error('two campaigns needed');
-    await core.services.edits.editCampaign({ storeId, campaignId: campaign.id, changes: { objective: null, name: 'Renamed' } });
+    await core.services.edits.editCampaign({
+      storeId,
+      campaignId: campaign.id,
+      changes: { objective: null, name: 'Renamed' },
+    });
     await core.services.edits.push({ storeId });
     const sent = patches(world, campaign.id);
     expect(sent.map((s) => s.body)).toEqual([
       campaign.objective === null ? { name: 'Renamed' } : { objective: null, name: 'Renamed' },
     ]);
-    expect(world.sim.snapshot('Acme').campaigns.find((c) => c.id === campaign.id)?.name).toBe('Renamed');
+    expect(world.sim.snapshot('Acme').campaigns.find((c) => c.id === campaign.id)?.name).toBe(
+      'Renamed',
+    );
 
     // Another user changed the goal meanwhile: a conflict on that field only.
-    await core.services.edits.editCampaign({ storeId, campaignId: other.id, changes: { goal: 'Mine' } });
+    await core.services.edits.editCampaign({
+      storeId,
+      campaignId: other.id,
+      changes: { goal: 'Mine' },
+    });
     const headers = { authorization: `Bearer ${world.apiKey}`, 'content-type': 'application/json' };
     await fetch(`${world.served.url}/api/public/v1/campaigns/${other.id}`, {
       method: 'PATCH',
@@ -291,8 +371,19 @@ describe('creates', () => {
     await core.services.edits.push({ storeId });
     const [held] = await core.services.edits.list({ storeId });
     expect(held?.state).toBe('conflict');
-    expect(held?.changes[0]).toMatchObject({ field: 'goal', mine: 'Mine', theirs: 'Theirs', conflict: true });
-    await core.services.edits.resolveConflict({ storeId, kind: 'campaign', recordId: other.id, field: 'goal', choice: 'mine' });
+    expect(held?.changes[0]).toMatchObject({
+      field: 'goal',
+      mine: 'Mine',
+      theirs: 'Theirs',
+      conflict: true,
+    });
+    await core.services.edits.resolveConflict({
+      storeId,
+      kind: 'campaign',
+      recordId: other.id,
+      field: 'goal',
+      choice: 'mine',
+    });
     await core.services.edits.push({ storeId });
     expect(world.sim.snapshot('Acme').campaigns.find((c) => c.id === other.id)?.goal).toBe('Mine');
     expect(await core.services.edits.list({ storeId })).toEqual([]);

@@ -4,7 +4,14 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { LAUNCHED, editsWorld, serverTest, syncStore, testWithStatus, type EditsWorld } from './support';
+import {
+  LAUNCHED,
+  editsWorld,
+  serverTest,
+  syncStore,
+  testWithStatus,
+  type EditsWorld,
+} from './support';
 
 let world: EditsWorld | null = null;
 afterEach(async () => {
@@ -20,10 +27,20 @@ async function child(
 ): Promise<{ events: string[]; signal: NodeJS.Signals | null }> {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'fixtures/edit-child.ts'), w.dir.path, w.storeId, options.apiKey ?? '', JSON.stringify(script)],
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'fixtures/edit-child.ts'),
+      w.dir.path,
+      w.storeId,
+      options.apiKey ?? '',
+      JSON.stringify(script),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.on('exit', (_c, signal) => resolve(signal)));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    proc.on('exit', (_c, signal) => resolve(signal)),
+  );
   const events: string[] = [];
   let poll: NodeJS.Timeout | null = null;
   if (options.killWhen) {
@@ -32,7 +49,8 @@ async function child(
       if (killWhen()) proc.kill('SIGKILL');
     }, 10);
   }
-  for await (const line of createInterface({ input: proc.stdout })) events.push((JSON.parse(line) as { event: string }).event);
+  for await (const line of createInterface({ input: proc.stdout }))
+    events.push((JSON.parse(line) as { event: string }).event);
   const signal = await exited;
   if (poll) clearInterval(poll);
   return { events, signal };
@@ -48,8 +66,12 @@ it('an edit made offline survives a restart in a new process and reaches the sto
 
   await world.served.setOffline(false);
   const core = await world.restart();
-  expect((await core.services.tests.get({ storeId: world.storeId, testId: test.id })).test.title).toBe('Written on a plane');
-  expect((await core.services.edits.list({ storeId: world.storeId })).map((r) => r.state)).toEqual(['queued']);
+  expect(
+    (await core.services.tests.get({ storeId: world.storeId, testId: test.id })).test.title,
+  ).toBe('Written on a plane');
+  expect((await core.services.edits.list({ storeId: world.storeId })).map((r) => r.state)).toEqual([
+    'queued',
+  ]);
   const report = await syncStore(core, world.storeId);
   expect(report.edits?.sent).toBe(1);
   expect(serverTest(world, test.id).title).toBe('Written on a plane');
@@ -63,15 +85,21 @@ it('SIGKILL while a PATCH answer is on its way: sent again without harm, nothing
   await world.stop();
   world.sim.loseAnswers(1, 'hang');
   const w = world;
-  const run = await child(w, { testId: test.id, title: 'Killed mid-flight', push: true }, {
-    apiKey: w.apiKey,
-    killWhen: () => serverTest(w, test.id).title === 'Killed mid-flight',
-  });
+  const run = await child(
+    w,
+    { testId: test.id, title: 'Killed mid-flight', push: true },
+    {
+      apiKey: w.apiKey,
+      killWhen: () => serverTest(w, test.id).title === 'Killed mid-flight',
+    },
+  );
   expect(run.signal).toBe('SIGKILL');
   expect(run.events).not.toContain('pushed');
 
   const core = await world.restart();
-  expect((await core.services.tests.get({ storeId: w.storeId, testId: test.id })).test.title).toBe('Killed mid-flight');
+  expect((await core.services.tests.get({ storeId: w.storeId, testId: test.id })).test.title).toBe(
+    'Killed mid-flight',
+  );
   const report = await syncStore(core, w.storeId);
   expect(report.edits?.sent).toBe(1);
   expect(serverTest(w, test.id).title).toBe('Killed mid-flight');
@@ -86,11 +114,16 @@ it('SIGKILL while a POST /custom-audiences answer is on its way: found by name, 
   await world.stop();
   world.sim.loseAnswers(1, 'hang');
   const w = world;
-  const named = () => w.sim.snapshot('Acme').customAudiences.filter((a) => a.name === 'Lost answer');
-  const run = await child(w, { testId: test.id, audienceName: 'Lost answer', push: true }, {
-    apiKey: w.apiKey,
-    killWhen: () => named().length > 0,
-  });
+  const named = () =>
+    w.sim.snapshot('Acme').customAudiences.filter((a) => a.name === 'Lost answer');
+  const run = await child(
+    w,
+    { testId: test.id, audienceName: 'Lost answer', push: true },
+    {
+      apiKey: w.apiKey,
+      killWhen: () => named().length > 0,
+    },
+  );
   expect(run.signal).toBe('SIGKILL');
   const core = await world.restart();
   const report = await syncStore(core, w.storeId);
@@ -107,10 +140,14 @@ it('SIGKILL while a POST /tags answer is on its way: no duplicate; the dependent
   world.sim.loseAnswers(1, 'hang');
   const w = world;
   const named = () => w.sim.snapshot('Acme').tags.filter((t) => t.name === 'Lost tag');
-  const run = await child(w, { testId: test.id, tagName: 'Lost tag', push: true }, {
-    apiKey: w.apiKey,
-    killWhen: () => named().length > 0,
-  });
+  const run = await child(
+    w,
+    { testId: test.id, tagName: 'Lost tag', push: true },
+    {
+      apiKey: w.apiKey,
+      killWhen: () => named().length > 0,
+    },
+  );
   expect(run.signal).toBe('SIGKILL');
   const core = await world.restart();
   await syncStore(core, w.storeId);

@@ -1,6 +1,11 @@
 // Edits test support: a simulator served on loopback, a core on a temporary folder with one store added
 // and synced, and helpers to read the server's ground truth and the requests the core sent.
-import { createSimulator, serveSimulator, type ServedSimulator, type Simulator } from '../../src/simulator';
+import {
+  createSimulator,
+  serveSimulator,
+  type ServedSimulator,
+  type Simulator,
+} from '../../src/simulator';
 import { createMemorySecretStore } from '../../src/main/core/secrets';
 import type { Core } from '../../src/main/core/types';
 import type { Test } from '../../src/shared/api';
@@ -40,9 +45,15 @@ export async function editsWorld(
   const recordingFetch: typeof fetch = async (input, init) => {
     const method = init?.method ?? 'GET';
     if (method !== 'GET') {
-      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      const url = new URL(
+        typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      );
       const text = typeof init?.body === 'string' ? init.body : '';
-      writes.push({ method, path: url.pathname, body: text ? (JSON.parse(text) as unknown) : null });
+      writes.push({
+        method,
+        path: url.pathname,
+        body: text ? (JSON.parse(text) as unknown) : null,
+      });
     }
     return fetch(input, init);
   };
@@ -52,7 +63,12 @@ export async function editsWorld(
     startCore(dir.path, { secrets: createMemorySecretStore(), fetch: recordingFetch, pushOnEdit });
   let core = await open(options.pushOnEdit ?? false);
   let open_ = true;
-  const store = await core.services.stores.add({ name: 'Acme', baseUrl: served.url, apiKey, sessionOnly: true });
+  const store = await core.services.stores.add({
+    name: 'Acme',
+    baseUrl: served.url,
+    apiKey,
+    sessionOnly: true,
+  });
   const report = await syncStore(core, store.id);
   if (report.outcome !== 'ok') throw new Error(`first sync: ${report.outcome}`);
   const world: EditsWorld = {
@@ -72,7 +88,9 @@ export async function editsWorld(
       core = await open(o.pushOnEdit ?? false);
       open_ = true;
       world.core = core;
-      await core.services.stores.setKey({ storeId: store.id, apiKey, sessionOnly: true }).catch(() => undefined);
+      await core.services.stores
+        .setKey({ storeId: store.id, apiKey, sessionOnly: true })
+        .catch(() => undefined);
       return core;
     },
     async close() {
@@ -104,7 +122,9 @@ export const DRAFT = ['draft', 'scheduled'];
 export const LAUNCHED = ['active', 'paused'];
 
 export function patches(world: EditsWorld, path?: string): Sent[] {
-  return world.writes.filter((w) => w.method === 'PATCH' && (path === undefined || w.path.endsWith(path)));
+  return world.writes.filter(
+    (w) => w.method === 'PATCH' && (path === undefined || w.path.endsWith(path)),
+  );
 }
 
 export { syncStore };

@@ -92,12 +92,19 @@ export function testFieldValue(test: Test, field: UpdateTestField): unknown {
   }
 }
 
-const SET_FIELDS: ReadonlySet<string> = new Set(['tagIds', 'customAudienceIds', 'defaultAudiences']);
+const SET_FIELDS: ReadonlySet<string> = new Set([
+  'tagIds',
+  'customAudienceIds',
+  'defaultAudiences',
+]);
 
 /** Whether two values of a field are the same change; id lists compare as sets, null is not "not sent". */
 export function sameValue(field: string, a: unknown, b: unknown): boolean {
   if (SET_FIELDS.has(field) && Array.isArray(a) && Array.isArray(b)) {
-    return JSON.stringify([...new Set(a.map(String))].sort()) === JSON.stringify([...new Set(b.map(String))].sort());
+    return (
+      JSON.stringify([...new Set(a.map(String))].sort()) ===
+      JSON.stringify([...new Set(b.map(String))].sort())
+    );
   }
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }

@@ -1,11 +1,20 @@
 // The local copy of records with unsent edits: the cache's row and raw JSON of a test or campaign
 // rewritten as "server copy + pending edits", and the look-ups an edit needs (tag and audience names).
-import { Campaign, CustomAudience, Test, type DefaultAudience, type Tag } from '../../../shared/api';
+import {
+  Campaign,
+  CustomAudience,
+  Test,
+  type DefaultAudience,
+  type Tag,
+} from '../../../shared/api';
 import { statement } from './statements';
 import type { Db } from './types';
 import { toFlag, toJson } from './values';
 
-function parsed<T>(schema: { safeParse(v: unknown): { success: boolean; data?: T } }, json: string | undefined): T | null {
+function parsed<T>(
+  schema: { safeParse(v: unknown): { success: boolean; data?: T } },
+  json: string | undefined,
+): T | null {
   if (json === undefined) return null;
   const result = schema.safeParse(JSON.parse(json));
   return result.success && result.data !== undefined ? result.data : null;
@@ -62,16 +71,20 @@ export function writeLocalTest(db: Db, storeId: string, test: Test): void {
     status: test.status,
   });
   if (!written) return;
-  statement(db, `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (?, ?)`).run(written.seq, toJson(test));
+  statement(db, `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (?, ?)`).run(
+    written.seq,
+    toJson(test),
+  );
   statement(db, `DELETE FROM test_tags WHERE store_id = ? AND test_id = ?`).run(storeId, test.id);
-  statement(db, `DELETE FROM test_custom_audiences WHERE store_id = ? AND test_id = ?`).run(storeId, test.id);
+  statement(db, `DELETE FROM test_custom_audiences WHERE store_id = ? AND test_id = ?`).run(
+    storeId,
+    test.id,
+  );
   for (const tag of test.tags) {
-    statement(db, `INSERT OR REPLACE INTO test_tags (store_id, test_id, tag_id, name) VALUES (?, ?, ?, ?)`).run(
-      storeId,
-      test.id,
-      tag.id,
-      tag.name,
-    );
+    statement(
+      db,
+      `INSERT OR REPLACE INTO test_tags (store_id, test_id, tag_id, name) VALUES (?, ?, ?, ?)`,
+    ).run(storeId, test.id, tag.id, tag.name);
     saveTag(db, storeId, tag);
   }
   for (const audience of test.customAudiences) {
@@ -103,15 +116,18 @@ export function deleteTag(db: Db, storeId: string, tagId: string): void {
 
 /** Tags of the store whose name matches case-insensitively (names are unique that way). */
 export function tagsNamed(db: Db, storeId: string, name: string): Tag[] {
-  return statement<Tag>(db, `SELECT id, name FROM tags WHERE store_id = ? AND lower(name) = lower(?)`).all(
-    storeId,
-    name,
-  );
+  return statement<Tag>(
+    db,
+    `SELECT id, name FROM tags WHERE store_id = ? AND lower(name) = lower(?)`,
+  ).all(storeId, name);
 }
 
 export function tagById(db: Db, storeId: string, tagId: string): Tag | null {
   return (
-    statement<Tag>(db, `SELECT id, name FROM tags WHERE store_id = ? AND id = ?`).get(storeId, tagId) ?? null
+    statement<Tag>(db, `SELECT id, name FROM tags WHERE store_id = ? AND id = ?`).get(
+      storeId,
+      tagId,
+    ) ?? null
   );
 }
 
@@ -125,16 +141,31 @@ export function audienceById(db: Db, storeId: string, id: string): CustomAudienc
 }
 
 export function audiencesNamed(db: Db, storeId: string, name: string): CustomAudience[] {
-  return statement<{ raw: string }>(db, `SELECT raw_json AS raw FROM custom_audiences WHERE store_id = ? AND name = ?`)
+  return statement<{ raw: string }>(
+    db,
+    `SELECT raw_json AS raw FROM custom_audiences WHERE store_id = ? AND name = ?`,
+  )
     .all(storeId, name)
     .flatMap((row) => parsed<CustomAudience>(CustomAudience, row.raw) ?? []);
 }
 
-export function saveAudience(db: Db, storeId: string, audience: CustomAudience, syncedAt: string): void {
+export function saveAudience(
+  db: Db,
+  storeId: string,
+  audience: CustomAudience,
+  syncedAt: string,
+): void {
   statement(
     db,
     `INSERT OR REPLACE INTO custom_audiences (store_id, id, name, rules_json, raw_json, synced_at) VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(storeId, audience.id, audience.name, JSON.stringify(audience.rules), toJson(audience), syncedAt);
+  ).run(
+    storeId,
+    audience.id,
+    audience.name,
+    JSON.stringify(audience.rules),
+    toJson(audience),
+    syncedAt,
+  );
 }
 
 export function deleteAudience(db: Db, storeId: string, id: string): void {
@@ -153,13 +184,20 @@ export function defaultAudienceById(db: Db, storeId: string, id: string): Defaul
 
 export function campaignName(db: Db, storeId: string, id: string): string | null {
   return (
-    statement<{ name: string }>(db, `SELECT name FROM campaigns WHERE store_id = ? AND id = ?`).get(storeId, id)
-      ?.name ?? null
+    statement<{ name: string }>(db, `SELECT name FROM campaigns WHERE store_id = ? AND id = ?`).get(
+      storeId,
+      id,
+    )?.name ?? null
   );
 }
 
 /** A test with pending changes applied: what the user sees until the server confirms or refuses. */
-export function applyTestChanges(db: Db, storeId: string, server: Test, changes: Record<string, unknown>): Test {
+export function applyTestChanges(
+  db: Db,
+  storeId: string,
+  server: Test,
+  changes: Record<string, unknown>,
+): Test {
   const test: Test = structuredClone(server);
   for (const [field, value] of Object.entries(changes)) {
     switch (field) {
@@ -207,24 +245,37 @@ export function applyTestChanges(db: Db, storeId: string, server: Test, changes:
       case 'campaignId':
         test.campaign =
           typeof value === 'string'
-            ? { ...(test.campaign ?? {}), id: value, name: campaignName(db, storeId, value) ?? null }
+            ? {
+                ...(test.campaign ?? {}),
+                id: value,
+                name: campaignName(db, storeId, value) ?? null,
+              }
             : null;
         break;
       case 'tagIds':
         test.tags = ids(value).map(
-          (id) => tagById(db, storeId, id) ?? test.tags.find((t) => t.id === id) ?? { id, name: '(unknown tag)' },
+          (id) =>
+            tagById(db, storeId, id) ??
+            test.tags.find((t) => t.id === id) ?? { id, name: '(unknown tag)' },
         );
         break;
       case 'customAudienceIds':
         test.customAudiences = ids(value).map(
           (id) =>
             audienceById(db, storeId, id) ??
-            test.customAudiences.find((a) => a.id === id) ?? { id, name: '(unknown audience)', rules: [] },
+            test.customAudiences.find((a) => a.id === id) ?? {
+              id,
+              name: '(unknown audience)',
+              rules: [],
+            },
         );
         break;
       case 'defaultAudiences':
         test.defaultAudiences = ids(value).flatMap(
-          (id) => test.defaultAudiences.find((a) => a.id === id) ?? defaultAudienceById(db, storeId, id) ?? [],
+          (id) =>
+            test.defaultAudiences.find((a) => a.id === id) ??
+            defaultAudienceById(db, storeId, id) ??
+            [],
         );
         break;
     }
@@ -235,7 +286,8 @@ export function applyTestChanges(db: Db, storeId: string, server: Test, changes:
 export function applyCampaignChanges(server: Campaign, changes: Record<string, unknown>): Campaign {
   const campaign: Campaign = structuredClone(server);
   if (typeof changes.name === 'string') campaign.name = changes.name;
-  if ('objective' in changes) campaign.objective = typeof changes.objective === 'string' ? changes.objective : null;
+  if ('objective' in changes)
+    campaign.objective = typeof changes.objective === 'string' ? changes.objective : null;
   if ('goal' in changes) campaign.goal = typeof changes.goal === 'string' ? changes.goal : null;
   return campaign;
 }

@@ -68,7 +68,10 @@ function toRow(row: DbRow): OutboxRow {
     attemptedAt: row.attempted_at,
     forceSend: row.force_send === 1,
     note: row.note,
-    problem: row.problem_json === null ? null : (Problem.safeParse(JSON.parse(row.problem_json)).data ?? null),
+    problem:
+      row.problem_json === null
+        ? null
+        : (Problem.safeParse(JSON.parse(row.problem_json)).data ?? null),
     conflict: row.conflict_json === null ? null : (JSON.parse(row.conflict_json) as ConflictRecord),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -117,12 +120,31 @@ const SELECT_ALL = `SELECT * FROM user.outbox WHERE (@storeId IS NULL OR store_i
 const SELECT_RECORD = `SELECT * FROM user.outbox WHERE store_id = ? AND kind = ? AND record_id = ? ORDER BY seq`;
 const SELECT_SEQ = `SELECT * FROM user.outbox WHERE seq = ?`;
 
+const attached = new WeakMap<Db, boolean>();
+
+/** Whether the user's file is attached: a cache opened on its own (tools, some tests) has no outbox. */
+export function hasOutbox(db: Db): boolean {
+  let known = attached.get(db);
+  if (known === undefined) {
+    known =
+      db.prepare(`SELECT 1 FROM pragma_database_list WHERE name = 'user'`).get() !== undefined;
+    attached.set(db, known);
+  }
+  return known;
+}
+
 /** Every outbox row of one store (or all), oldest first. */
 export function outboxRows(db: Db, storeId: string | null): OutboxRow[] {
+  if (!hasOutbox(db)) return [];
   return statement<DbRow>(db, SELECT_ALL).all({ storeId }).map(toRow);
 }
 
-export function recordRows(db: Db, storeId: string, kind: OutboxKind, recordId: string): OutboxRow[] {
+export function recordRows(
+  db: Db,
+  storeId: string,
+  kind: OutboxKind,
+  recordId: string,
+): OutboxRow[] {
   return statement<DbRow>(db, SELECT_RECORD).all(storeId, kind, recordId).map(toRow);
 }
 
@@ -157,13 +179,18 @@ export function updateOutbox(db: Db, seqs: readonly number[], patch: OutboxState
   if (patch.problem !== undefined)
     put('problem_json', 'problem', patch.problem === null ? null : JSON.stringify(patch.problem));
   if (patch.conflict !== undefined)
-    put('conflict_json', 'conflict', patch.conflict === null ? null : JSON.stringify(patch.conflict));
+    put(
+      'conflict_json',
+      'conflict',
+      patch.conflict === null ? null : JSON.stringify(patch.conflict),
+    );
   if (patch.note !== undefined) put('note', 'note', patch.note);
   if (patch.attemptedAt !== undefined) put('attempted_at', 'attemptedAt', patch.attemptedAt);
   if (patch.forceSend !== undefined) put('force_send', 'forceSend', patch.forceSend ? 1 : 0);
   if (patch.changes !== undefined) put('changes_json', 'changes', JSON.stringify(patch.changes));
   if (patch.base !== undefined) put('base_json', 'base', JSON.stringify(patch.base));
-  if (patch.baseUpdatedAt !== undefined) put('base_updated_at', 'baseUpdatedAt', patch.baseUpdatedAt);
+  if (patch.baseUpdatedAt !== undefined)
+    put('base_updated_at', 'baseUpdatedAt', patch.baseUpdatedAt);
   if (patch.recordId !== undefined) put('record_id', 'recordId', patch.recordId);
   const sql = `UPDATE user.outbox SET ${sets.join(', ')} WHERE seq IN (SELECT value FROM json_each(@seqs))`;
   statement(db, sql).run({ ...params, seqs: JSON.stringify(seqs) });
@@ -208,7 +235,13 @@ export function serverCopy(db: Db, storeId: string, kind: CopyKind, recordId: st
   return row ? (JSON.parse(row.raw_json) as unknown) : undefined;
 }
 
-export function saveServerCopy(db: Db, storeId: string, kind: CopyKind, recordId: string, record: unknown): void {
+export function saveServerCopy(
+  db: Db,
+  storeId: string,
+  kind: CopyKind,
+  recordId: string,
+  record: unknown,
+): void {
   statement(
     db,
     `INSERT OR REPLACE INTO user.server_copies (store_id, kind, record_id, raw_json) VALUES (?, ?, ?, ?)`,
@@ -216,15 +249,16 @@ export function saveServerCopy(db: Db, storeId: string, kind: CopyKind, recordId
 }
 
 export function deleteServerCopy(db: Db, storeId: string, kind: CopyKind, recordId: string): void {
-  statement(db, `DELETE FROM user.server_copies WHERE store_id = ? AND kind = ? AND record_id = ?`).run(
-    storeId,
-    kind,
-    recordId,
-  );
+  statement(
+    db,
+    `DELETE FROM user.server_copies WHERE store_id = ? AND kind = ? AND record_id = ?`,
+  ).run(storeId, kind, recordId);
 }
 
 /** Records that have a server copy but no pending row any more (a crash between two writes). */
-export function orphanServerCopies(db: Db): { storeId: string; kind: CopyKind; recordId: string }[] {
+export function orphanServerCopies(
+  db: Db,
+): { storeId: string; kind: CopyKind; recordId: string }[] {
   return statement<{ storeId: string; kind: CopyKind; recordId: string }>(
     db,
     `SELECT c.store_id AS storeId, c.kind, c.record_id AS recordId FROM user.server_copies c

@@ -124,7 +124,12 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
   function mustFind(storeId: string, kind: OutboxKind, recordId: string): PendingRecord {
     const record = pendingRecord(db, storeId, kind, recordId);
     if (!record)
-      throw problem('notFound', 404, 'No pending change', 'This change was sent, discarded or undone already.');
+      throw problem(
+        'notFound',
+        404,
+        'No pending change',
+        'This change was sent, discarded or undone already.',
+      );
     return record;
   }
 
@@ -162,23 +167,41 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
 
     async counts({ storeId }) {
       const ids = storeId === null ? deps.stores.rows().map((r) => r.id) : [storeId];
-      return ids.map((id) => ({ storeId: id, ...outboxCounts(db, id), readOnly: readOnlyReason(db, id) }));
+      return ids.map((id) => ({
+        storeId: id,
+        ...outboxCounts(db, id),
+        readOnly: readOnlyReason(db, id),
+      }));
     },
 
     async editTest({ storeId, testId, changes }) {
       deps.stores.row(storeId);
       refuseReadOnly(storeId);
       const given: Record<string, unknown> = changes;
-      const fields = (Object.keys(given) as UpdateTestField[]).filter((f) => given[f] !== undefined);
-      if (fields.length === 0) throw problem('validation', 400, 'Nothing to change', 'The edit changes no field.');
+      const fields = (Object.keys(given) as UpdateTestField[]).filter(
+        (f) => given[f] !== undefined,
+      );
+      if (fields.length === 0)
+        throw problem('validation', 400, 'Nothing to change', 'The edit changes no field.');
       const unknown = fields.filter((f) => !(TEST_EDIT_FIELDS as readonly string[]).includes(f));
       if (unknown.length > 0)
-        throw problem('validation', 400, 'Not editable here', `Splitbook does not edit ${unknown.join(', ')}.`);
+        throw problem(
+          'validation',
+          400,
+          'Not editable here',
+          `Splitbook does not edit ${unknown.join(', ')}.`,
+        );
       const errors = checkTestChange(changes);
-      if (errors.length > 0) throw problem('validation', 400, 'The change is not valid', errors.join('; '));
+      if (errors.length > 0)
+        throw problem('validation', 400, 'The change is not valid', errors.join('; '));
       const server = serverTest(db, storeId, testId);
       if (!server)
-        throw problem('notFound', 404, 'Test not found', `Store ${storeId} has no cached test ${testId}.`);
+        throw problem(
+          'notFound',
+          404,
+          'Test not found',
+          `Store ${storeId} has no cached test ${testId}.`,
+        );
       const locked = lockedFields(fields, server.status);
       if (locked.length > 0) {
         throw problem(
@@ -216,14 +239,24 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
     async editCampaign({ storeId, campaignId, changes }) {
       deps.stores.row(storeId);
       refuseReadOnly(storeId);
-      const fields = Object.keys(changes).filter((f) => (changes as Record<string, unknown>)[f] !== undefined);
-      if (fields.length === 0) throw problem('validation', 400, 'Nothing to change', 'The edit changes no field.');
+      const fields = Object.keys(changes).filter(
+        (f) => (changes as Record<string, unknown>)[f] !== undefined,
+      );
+      if (fields.length === 0)
+        throw problem('validation', 400, 'Nothing to change', 'The edit changes no field.');
       const server = serverCampaign(db, storeId, campaignId);
       if (!server)
-        throw problem('notFound', 404, 'Campaign not found', `Store ${storeId} has no cached campaign ${campaignId}.`);
+        throw problem(
+          'notFound',
+          404,
+          'Campaign not found',
+          `Store ${storeId} has no cached campaign ${campaignId}.`,
+        );
       const record = server as Record<string, unknown>;
       const base = Object.fromEntries(fields.map((f) => [f, record[f] ?? null]));
-      const delta = Object.fromEntries(fields.map((f) => [f, (changes as Record<string, unknown>)[f]]));
+      const delta = Object.fromEntries(
+        fields.map((f) => [f, (changes as Record<string, unknown>)[f]]),
+      );
       db.transaction(() => {
         saveServerCopy(db, storeId, 'campaign', campaignId, server);
         requeueFailed(storeId, 'campaign', campaignId);
@@ -258,7 +291,15 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       }
       const id = randomUUID();
       db.transaction(() => {
-        appendOutbox(db, { storeId, kind: 'tag', recordId: id, changes: { name }, base: {}, baseUpdatedAt: null, now: now() });
+        appendOutbox(db, {
+          storeId,
+          kind: 'tag',
+          recordId: id,
+          changes: { name },
+          base: {},
+          baseUpdatedAt: null,
+          now: now(),
+        });
         saveTag(db, storeId, { id, name });
       })();
       afterEdit(storeId);
@@ -269,7 +310,12 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       deps.stores.row(storeId);
       refuseReadOnly(storeId);
       if (audiencesNamed(db, storeId, name).length > 0) {
-        throw problem('validation', 400, 'Duplicate audience name', `The store already has a custom audience named '${name}'.`);
+        throw problem(
+          'validation',
+          400,
+          'Duplicate audience name',
+          `The store already has a custom audience named '${name}'.`,
+        );
       }
       const id = randomUUID();
       db.transaction(() => {
@@ -292,7 +338,12 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
     async retry({ storeId, kind, recordId }) {
       const record = mustFind(storeId, kind, recordId);
       if (record.state === 'conflict')
-        throw problem('conflict', 409, 'Resolve the conflict first', 'Pick mine, theirs or a new value for each field.');
+        throw problem(
+          'conflict',
+          409,
+          'Resolve the conflict first',
+          'Pick mine, theirs or a new value for each field.',
+        );
       updateOutbox(db, record.seqs, { state: 'queued', problem: null, note: null, now: now() });
       afterEdit(storeId);
       return current(storeId, kind, recordId);
@@ -313,7 +364,13 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
 
     async undo({ seq }) {
       const row = outboxRow(db, seq);
-      if (!row) throw problem('notFound', 404, 'No pending change', 'This edit was sent, discarded or undone already.');
+      if (!row)
+        throw problem(
+          'notFound',
+          404,
+          'No pending change',
+          'This edit was sent, discarded or undone already.',
+        );
       db.transaction(() => {
         const record = pendingRecord(db, row.storeId, row.kind, row.recordId);
         if ((row.kind === 'tag' || row.kind === 'audience') && record) dropCreate(record);
@@ -330,7 +387,12 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       const record = mustFind(storeId, kind, recordId);
       const conflict = record.conflict;
       if (record.state !== 'conflict' || !conflict)
-        throw problem('conflict', 409, 'No conflict to resolve', 'This change is not held as a conflict.');
+        throw problem(
+          'conflict',
+          409,
+          'No conflict to resolve',
+          'This change is not held as a conflict.',
+        );
       const [keep, ...rest] = record.seqs;
       if (keep === undefined) return null;
       db.transaction(() => {
@@ -352,7 +414,13 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
           return;
         }
         const held = conflict.fields[field];
-        if (!held) throw problem('validation', 400, 'Not in conflict', `'${field}' is not a field in conflict.`);
+        if (!held)
+          throw problem(
+            'validation',
+            400,
+            'Not in conflict',
+            `'${field}' is not a field in conflict.`,
+          );
         const changes = { ...record.changes };
         const base = { ...record.base };
         if (choice === 'theirs') {

@@ -66,7 +66,10 @@ const ANOTHER_PROCESS = appProblem(
 
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const running = new Map<string, Running>();
-  const pushes = new Map<string, { controller: AbortController; done: Promise<PushSummary | null> }>();
+  const pushes = new Map<
+    string,
+    { controller: AbortController; done: Promise<PushSummary | null> }
+  >();
   const pushAgain = new Map<string, Promise<PushSummary | null>>();
   const now = () => new Date(deps.clock()).toISOString();
   const editsChanged = (storeId: string) => deps.onEditsChanged?.(storeId);
@@ -158,7 +161,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           changed: () => editsChanged(storeId),
         });
         counters.requests += pushed.requests;
-        edits = { sent: pushed.sent, failed: pushed.failed, conflicts: pushed.conflicts, waiting: pushed.waiting };
+        edits = {
+          sent: pushed.sent,
+          failed: pushed.failed,
+          conflicts: pushed.conflicts,
+          waiting: pushed.waiting,
+        };
         if (ctx.signal.aborted) throw new DOMException('Cancelled', 'AbortError');
       }
       await pullTests(ctx, deps.perPage);
@@ -184,7 +192,15 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       // The cache itself failed (a full disk, say): the report still tells the user why.
       ({ outcome, problem } = classifyFailure(error));
     }
-    return { storeId, outcome, startedAt, finishedAt, problem, ...counters, ...(edits ? { edits } : {}) };
+    return {
+      storeId,
+      outcome,
+      startedAt,
+      finishedAt,
+      problem,
+      ...counters,
+      ...(edits ? { edits } : {}),
+    };
   }
 
   return {

@@ -126,7 +126,9 @@ export async function sync(core: Core, io: Io, storeId: string | null): Promise<
     );
     for (const edit of stuck) {
       failed += 1;
-      const why = edit.problem ? `${edit.problem.title}: ${edit.problem.detail}` : (edit.note ?? '');
+      const why = edit.problem
+        ? `${edit.problem.title}: ${edit.problem.detail}`
+        : (edit.note ?? '');
       io.err(`${name(id)}: ${edit.kind} "${edit.label}" ${edit.state}. ${why}`);
     }
   }
@@ -150,7 +152,8 @@ export async function pending(core: Core, io: Io, storeId: string | null): Promi
     e.changes.map((c) => `${c.field}${c.conflict ? '!' : ''}=${JSON.stringify(c.mine)}`).join(' '),
     e.problem ? `${e.problem.title}: ${e.problem.detail}` : (e.note ?? ''),
   ]);
-  for (const line of table(['STORE', 'KIND', 'ID', 'LABEL', 'STATE', 'CHANGES', 'NOTE'], rows)) io.out(line);
+  for (const line of table(['STORE', 'KIND', 'ID', 'LABEL', 'STATE', 'CHANGES', 'NOTE'], rows))
+    io.out(line);
   return 0;
 }
 

@@ -28,7 +28,13 @@ import {
   type Db,
   type FieldConflict,
 } from '../../db';
-import { groupRecords, pendingIds, rebaseRecord, serverCampaign, type PendingRecord } from './records';
+import {
+  groupRecords,
+  pendingIds,
+  rebaseRecord,
+  serverCampaign,
+  type PendingRecord,
+} from './records';
 
 export interface PushContext {
   db: Db;
@@ -60,7 +66,16 @@ export const TAG_ID_UNKNOWN =
 /** Failures that say "later", not "no": the edit stays queued. */
 function isTransient(error: unknown): boolean {
   if (error instanceof ApiError) {
-    if (['rate-limited', 'network', 'timeout', 'aborted', 'unauthorized', 'invalid-response'].includes(error.kind))
+    if (
+      [
+        'rate-limited',
+        'network',
+        'timeout',
+        'aborted',
+        'unauthorized',
+        'invalid-response',
+      ].includes(error.kind)
+    )
       return true;
     return error.status !== null && error.status >= 500;
   }
@@ -77,11 +92,17 @@ function mayHaveBeenApplied(error: unknown): boolean {
 function problemOf(error: unknown): Problem {
   if (error instanceof ApiError) {
     // The server's own words for a refusal, so the user reads why.
-    if (error.kind === 'http') return appProblem(kindOf(error.status), error.status ?? 400, error.title, error.detail);
+    if (error.kind === 'http')
+      return appProblem(kindOf(error.status), error.status ?? 400, error.title, error.detail);
     return error.toProblem();
   }
   if (error instanceof ProblemError) return error.problem;
-  return appProblem('internal', 500, 'The edit could not be sent', error instanceof Error ? error.message : String(error));
+  return appProblem(
+    'internal',
+    500,
+    'The edit could not be sent',
+    error instanceof Error ? error.message : String(error),
+  );
 }
 
 function kindOf(status: number | null) {
@@ -106,9 +127,17 @@ function statusOf(error: unknown): number | null {
 
 export async function pushStore(ctx: PushContext): Promise<PushSummary> {
   const { db, storeId } = ctx;
-  const summary: PushSummary = { sent: 0, failed: 0, conflicts: 0, waiting: 0, requests: 0, stoppedBy: null };
+  const summary: PushSummary = {
+    sent: 0,
+    failed: 0,
+    conflicts: 0,
+    waiting: 0,
+    requests: 0,
+    stoppedBy: null,
+  };
   let active: Campaign[] | null = null;
-  const sendable = (r: PendingRecord) => r.state === 'queued' || r.state === 'sending' || r.state === 'waiting';
+  const sendable = (r: PendingRecord) =>
+    r.state === 'queued' || r.state === 'sending' || r.state === 'waiting';
   const records = groupRecords(outboxRows(db, storeId)).filter(sendable);
 
   const tx = (fn: () => void) => {
@@ -186,7 +215,8 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
 
   async function pushTag(record: PendingRecord): Promise<'sent' | 'waiting' | 'failed'> {
     const name = String(record.changes.name ?? '');
-    const known = () => tagsNamed(db, storeId, name).find((t) => !pendingIds(db, storeId, 'tag').has(t.id));
+    const known = () =>
+      tagsNamed(db, storeId, name).find((t) => !pendingIds(db, storeId, 'tag').has(t.id));
     if (record.attemptedAt !== null) {
       // It may have gone through: a synced test carrying the name tells its id, with no request at all.
       const seen = known();
@@ -238,11 +268,17 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
     summary.requests += 1;
     try {
       const created = await ctx.client.createCustomAudience(
-        { name, rules: rules as NonNullable<Parameters<ApiClient['createCustomAudience']>[0]['rules']> },
+        {
+          name,
+          rules: rules as NonNullable<Parameters<ApiClient['createCustomAudience']>[0]['rules']>,
+        },
         { signal: ctx.signal },
       );
       const audience = created ?? (await findByName());
-      if (!audience) throw new Error('The store created the audience but did not return it, and it is not in its list');
+      if (!audience)
+        throw new Error(
+          'The store created the audience but did not return it, and it is not in its list',
+        );
       finishCreate(record, audience.id, audience);
       return 'sent';
     } catch (error) {
@@ -255,7 +291,11 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
   }
 
   /** The server's id replaces the local one everywhere: dependent edits, the cache, then the create row goes. */
-  function finishCreate(record: PendingRecord, serverId: string, audience?: Parameters<typeof saveAudience>[2]): void {
+  function finishCreate(
+    record: PendingRecord,
+    serverId: string,
+    audience?: Parameters<typeof saveAudience>[2],
+  ): void {
     const localId = record.recordId;
     const field = record.kind === 'tag' ? 'tagIds' : 'customAudienceIds';
     tx(() => {
@@ -265,14 +305,22 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
         saveTag(db, storeId, { id: serverId, name: String(record.changes.name ?? '') });
       } else {
         deleteAudience(db, storeId, localId);
-        saveAudience(db, storeId, audience ?? { id: serverId, name: String(record.changes.name), rules: [] }, ctx.now());
+        saveAudience(
+          db,
+          storeId,
+          audience ?? { id: serverId, name: String(record.changes.name), rules: [] },
+          ctx.now(),
+        );
       }
       deleteOutbox(db, record.seqs);
       const dependents = new Set<string>();
       for (const row of outboxRows(db, storeId)) {
         const ids = row.changes[field];
         if (row.kind !== 'test' || !Array.isArray(ids) || !ids.includes(localId)) continue;
-        const changes = { ...row.changes, [field]: ids.map((id) => (id === localId ? serverId : id)) };
+        const changes = {
+          ...row.changes,
+          [field]: ids.map((id) => (id === localId ? serverId : id)),
+        };
         const waiting = row.state === 'waiting';
         updateOutbox(db, [row.seq], {
           changes,
@@ -287,14 +335,21 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
 
   /** Ids in a test's change that name creates not sent yet. */
   function unsentCreates(record: PendingRecord): string[] {
-    const local = new Set([...pendingIds(db, storeId, 'tag'), ...pendingIds(db, storeId, 'audience')]);
+    const local = new Set([
+      ...pendingIds(db, storeId, 'tag'),
+      ...pendingIds(db, storeId, 'audience'),
+    ]);
     return ['tagIds', 'customAudienceIds'].flatMap((field) => {
       const ids = record.changes[field];
-      return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string' && local.has(id)) : [];
+      return Array.isArray(ids)
+        ? ids.filter((id): id is string => typeof id === 'string' && local.has(id))
+        : [];
     });
   }
 
-  async function pushTest(record: PendingRecord): Promise<'sent' | 'waiting' | 'conflict' | 'failed'> {
+  async function pushTest(
+    record: PendingRecord,
+  ): Promise<'sent' | 'waiting' | 'conflict' | 'failed'> {
     const blocking = unsentCreates(record);
     if (blocking.length > 0) {
       const names = blocking.map((id) => {
@@ -317,7 +372,12 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
         set(record, {
           state: 'failed',
           note: null,
-          problem: appProblem('notFound', 404, 'The test is no longer in the store', problemOf(error).detail),
+          problem: appProblem(
+            'notFound',
+            404,
+            'The test is no longer in the store',
+            problemOf(error).detail,
+          ),
         });
         return 'failed';
       }
@@ -337,7 +397,9 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
     tx(() => saveServerCopy(db, storeId, 'test', record.recordId, theirs));
     const locked = lockedFields(Object.keys(body) as (keyof UpdateTestBody)[], theirs.status);
     if (locked.length > 0) {
-      const detail = locked.map((l) => `'${l.field}' is ${l.reason} (status: ${theirs.status})`).join('; ');
+      const detail = locked
+        .map((l) => `'${l.field}' is ${l.reason} (status: ${theirs.status})`)
+        .join('; ');
       set(record, {
         state: 'failed',
         note: null,
@@ -385,7 +447,10 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
     });
   }
 
-  async function pushCampaign(record: PendingRecord, active: Campaign[]): Promise<'sent' | 'conflict' | 'failed'> {
+  async function pushCampaign(
+    record: PendingRecord,
+    active: Campaign[],
+  ): Promise<'sent' | 'conflict' | 'failed'> {
     const theirs = active.find((c) => c.id === record.recordId) ?? null;
     if (theirs === null && !record.forceSend) {
       holdConflict(record, { fields: {}, theirsUpdatedAt: null, gone: true });

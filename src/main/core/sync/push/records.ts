@@ -48,7 +48,13 @@ export type PendingRecord = {
   updatedAt: string;
 };
 
-const STATE_WEIGHT: Record<OutboxState, number> = { queued: 0, sending: 1, waiting: 2, failed: 3, conflict: 4 };
+const STATE_WEIGHT: Record<OutboxState, number> = {
+  queued: 0,
+  sending: 1,
+  waiting: 2,
+  failed: 3,
+  conflict: 4,
+};
 
 export function groupRecords(rows: readonly OutboxRow[]): PendingRecord[] {
   const byKey = new Map<string, OutboxRow[]>();
@@ -73,7 +79,8 @@ export function collapse(rows: readonly OutboxRow[]): PendingRecord | null {
   let worst: OutboxRow = first;
   for (const row of rows) {
     Object.assign(changes, row.changes);
-    for (const [field, value] of Object.entries(row.base)) if (!(field in base)) base[field] = value;
+    for (const [field, value] of Object.entries(row.base))
+      if (!(field in base)) base[field] = value;
     if (STATE_WEIGHT[row.state] > STATE_WEIGHT[worst.state]) worst = row;
   }
   return {
@@ -96,7 +103,12 @@ export function collapse(rows: readonly OutboxRow[]): PendingRecord | null {
   };
 }
 
-export function pendingRecord(db: Db, storeId: string, kind: OutboxKind, recordId: string): PendingRecord | null {
+export function pendingRecord(
+  db: Db,
+  storeId: string,
+  kind: OutboxKind,
+  recordId: string,
+): PendingRecord | null {
   return collapse(recordRows(db, storeId, kind, recordId));
 }
 
@@ -115,7 +127,13 @@ export function serverCampaign(db: Db, storeId: string, campaignId: string): Cam
  * Rewrites the cache's copy of one record as the server's copy plus its pending edits; with no edit
  * left, restores the server's copy and forgets it. Idempotent, so it may run as often as wanted.
  */
-export function rebaseRecord(db: Db, storeId: string, kind: OutboxKind, recordId: string, now: string): void {
+export function rebaseRecord(
+  db: Db,
+  storeId: string,
+  kind: OutboxKind,
+  recordId: string,
+  now: string,
+): void {
   const record = pendingRecord(db, storeId, kind, recordId);
   if (kind === 'test') {
     const server = serverTest(db, storeId, recordId);
@@ -141,12 +159,15 @@ export function rebaseRecord(db: Db, storeId: string, kind: OutboxKind, recordId
     const name = String(record.changes.name ?? '');
     if (tagById(db, storeId, recordId) === null) saveTag(db, storeId, { id: recordId, name });
   } else if (kind === 'audience' && record !== null) {
-    if (audienceById(db, storeId, recordId) === null) saveAudience(db, storeId, localAudience(record), now);
+    if (audienceById(db, storeId, recordId) === null)
+      saveAudience(db, storeId, localAudience(record), now);
   }
 }
 
 export function localAudience(record: PendingRecord): CustomAudience {
-  const rules = Array.isArray(record.changes.rules) ? (record.changes.rules as CustomAudience['rules']) : [];
+  const rules = Array.isArray(record.changes.rules)
+    ? (record.changes.rules as CustomAudience['rules'])
+    : [];
   return { id: record.recordId, name: String(record.changes.name ?? ''), rules };
 }
 
@@ -175,7 +196,12 @@ export function pendingIds(db: Db, storeId: string, kind: OutboxKind): Set<strin
  * After a pull wrote these server records: each one with pending edits becomes the server copy and
  * the edits are applied on top again, so a pull never overwrites what the user has not sent.
  */
-export function rebasePulledTests(db: Db, storeId: string, tests: readonly Test[], now: string): void {
+export function rebasePulledTests(
+  db: Db,
+  storeId: string,
+  tests: readonly Test[],
+  now: string,
+): void {
   const pending = pendingIds(db, storeId, 'test');
   if (pending.size === 0) return;
   for (const test of tests) {
@@ -186,7 +212,12 @@ export function rebasePulledTests(db: Db, storeId: string, tests: readonly Test[
 }
 
 /** After the active campaigns and the audiences were replaced: pending edits and creates on top again. */
-export function rebasePulledLists(db: Db, storeId: string, campaigns: readonly Campaign[] | null, now: string): void {
+export function rebasePulledLists(
+  db: Db,
+  storeId: string,
+  campaigns: readonly Campaign[] | null,
+  now: string,
+): void {
   const records = groupRecords(outboxRows(db, storeId));
   for (const record of records) {
     if (record.kind === 'campaign' && campaigns !== null) {
