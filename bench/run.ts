@@ -15,6 +15,15 @@ const benches: Record<string, () => Promise<void>> = {
   edits: benchEdits,
 };
 
+// An unknown name is an error, never a silent run of nothing.
+const unknown = only.filter((name) => !Object.hasOwn(benches, name));
+if (unknown.length > 0) {
+  console.error(
+    `Unknown benchmark${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Valid names: ${Object.keys(benches).join(', ')}.`,
+  );
+  process.exit(2);
+}
+
 for (const [name, run] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;
   await run();

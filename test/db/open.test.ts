@@ -10,11 +10,11 @@ import {
   type Migration,
 } from '../../src/main/core/db/migrations';
 import { openDatabase } from '../../src/main/core/db/open';
-import { listTests } from '../../src/main/core/db/reads';
+import { getResults, listTests } from '../../src/main/core/db/reads';
 import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
 import { TestListInput } from '../../src/shared/contract';
 import type { Db } from '../../src/main/core/db/types';
-import { tempDir } from './fixtures';
+import { makeResults, tempDir } from './fixtures';
 
 const LATEST = MIGRATIONS.length;
 
@@ -141,6 +141,39 @@ describe('openDatabase', () => {
 
     const db = openDatabase(file);
     expect(listTests(db, TestListInput.parse({})).rows[0]?.tier).toBe('significant');
+    db.close();
+  });
+
+  it('compresses results cached under v4 and reads them back unchanged', () => {
+    const TEST_ID = '00000000-0000-4000-8000-000000000001';
+    const file = join(tempDir(), 'cache.db');
+    const v4 = new Database(file);
+    v4.pragma('foreign_keys = ON');
+    migrate(v4, MIGRATIONS.slice(0, 4));
+    const results = makeResults(TEST_ID);
+    v4.exec(`
+      INSERT INTO stores (id, name, base_url, kind, key_storage, created_at)
+        VALUES ('s1', 'Shop', 'https://shop.example.com', 'api', 'keychain', '2026-01-01T00:00:00Z');
+      INSERT INTO tests (store_id, id, title, status, stage, goal, device, visitor_option, created_at, updated_at, synced_at)
+        VALUES ('s1', '${TEST_ID}', 'Free shipping bar', 'completed', 'idea', 'conversion', 'all', 'all',
+                '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z');
+      INSERT INTO results (store_id, test_id, status, total_visitors, control_split, variant_split, lift, change_revenue,
+                           control_probability_win, variant_probability_win, tier, probability_to_win, not_yet_stable,
+                           fetched_at, test_updated_at, test_status)
+        VALUES ('s1', '${TEST_ID}', 'completed', 100, 50, 50, 4.2, 10, 0.03, 0.97, 'significant', 0.97, 0,
+                '2026-01-03T00:00:00Z', '2026-01-02T00:00:00Z', 'completed');`);
+    v4.prepare(`INSERT INTO results_raw (store_id, test_id, raw_json) VALUES ('s1', ?, ?)`).run(
+      TEST_ID,
+      JSON.stringify(results),
+    );
+    v4.close();
+
+    const db = openDatabase(file);
+    expect(getResults(db, 's1', TEST_ID)?.results).toEqual(results);
+    const stored = db
+      .prepare<[], { bytes: number }>(`SELECT length(raw_packed) AS bytes FROM results_raw`)
+      .get();
+    expect(stored?.bytes).toBeLessThan(JSON.stringify(results).length);
     db.close();
   });
 

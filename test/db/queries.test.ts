@@ -268,6 +268,7 @@ describe('stores', () => {
       lastOutcome: null,
       lastProblem: null,
       position: 1,
+      learnedRate: null,
     });
     const columns = db
       .prepare<[], string>(`SELECT name FROM pragma_table_info('stores')`)

@@ -1,4 +1,5 @@
 // The test list: every sort key both ways against a reference sort, keyset pages, filters, search and facets.
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   markMissingRemoved,
@@ -519,5 +520,27 @@ describe('testFacets', () => {
 
     const searched = testFacets(db, TestFilter.parse({ search: 'Test 1' }));
     expect(searched.statusCounts.active).toBe(1);
+  });
+});
+
+describe('counts and facets kept while the data stands', () => {
+  it('follows a write by this connection and a commit by another process at once', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    upsertTests(db, { storeId: 's1', tests: [makeTest({ n: 1 })], runId: 'r1', syncedAt: NOW });
+    const all = TestListInput.parse({ storeId: 's1' });
+    expect(listTests(db, all).total).toBe(1);
+    expect(testFacets(db, all).statusCounts['active']).toBe(1);
+
+    upsertTests(db, { storeId: 's1', tests: [makeTest({ n: 2 })], runId: 'r1', syncedAt: NOW });
+    expect(listTests(db, all).total).toBe(2);
+    expect(testFacets(db, all).statusCounts['active']).toBe(2);
+
+    // Another connection stands for the CLI syncing while the window is open.
+    const other = new Database(db.name);
+    other.prepare(`UPDATE tests SET status = 'paused' WHERE id = ?`).run(makeTest({ n: 2 }).id);
+    other.close();
+    expect(testFacets(db, all).statusCounts['paused']).toBe(1);
+    expect(listTests(db, { ...all, statuses: ['paused'] }).total).toBe(1);
   });
 });

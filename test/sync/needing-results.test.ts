@@ -58,12 +58,25 @@ describe('testsNeedingResults', () => {
     );
   });
 
-  it('asks again for live tests, whose figures move between syncs', () => {
+  it('asks again for active tests, whose figures move between syncs, but not for paused or suspended ones', () => {
     const db = openTempDb();
     addStore(db, 's1');
-    const live = ['active', 'paused', 'suspended'].map((status, i) => cacheTest(db, i + 1, status));
-    for (const test of live) cacheResults(db, test);
-    expect(needing(db).sort()).toEqual(live.map((test) => test.id).sort());
+    const [active, paused, suspended] = ['active', 'paused', 'suspended'].map((status, i) =>
+      cacheTest(db, i + 1, status),
+    );
+    for (const test of [active, paused, suspended]) if (test) cacheResults(db, test);
+    expect(needing(db)).toEqual([active?.id]);
+  });
+
+  it('asks again for a paused test once its status changes (resumed, ended)', () => {
+    const db = openTempDb();
+    addStore(db, 's1');
+    const paused = cacheTest(db, 1, 'paused');
+    cacheResults(db, paused);
+    expect(needing(db)).toEqual([]);
+    const resumed = { ...paused, status: 'suspended' };
+    upsertTests(db, { storeId: 's1', tests: [resumed], runId: 'run-2', syncedAt: NOW });
+    expect(needing(db)).toEqual([paused.id]);
   });
 
   it('with a freshness window, keeps live results fetched within it, and only those', () => {
@@ -121,7 +134,7 @@ describe('testsNeedingResults', () => {
     expect(needing(db)).toEqual([]);
   });
 
-  it('on a re-sync where nothing changed, asks only for the live tests', () => {
+  it('on a re-sync where nothing changed, asks only for the active tests', () => {
     const db = openTempDb();
     addStore(db, 's1');
     const statuses = [
@@ -139,7 +152,7 @@ describe('testsNeedingResults', () => {
     upsertTests(db, { storeId: 's1', tests: tests, runId: 'run-2', syncedAt: NOW });
     expect(needing(db).sort()).toEqual(
       tests
-        .filter((t) => t.status === 'active' || t.status === 'paused')
+        .filter((t) => t.status === 'active')
         .map((t) => t.id)
         .sort(),
     );

@@ -8,6 +8,9 @@ import {
   type ServedSimulator,
 } from '../../src/simulator';
 import type { Core } from '../../src/main/core/types';
+import { join } from 'node:path';
+import { DATABASE_FILE } from '../../src/main/core';
+import { getStoreRow, openDatabase } from '../../src/main/core/db';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 
 const STORE = 'Acme Outdoor';
@@ -54,6 +57,21 @@ afterEach(async () => {
 });
 
 describe('a full sync', () => {
+  it("keeps the request rate it learnt from the store's 429s for the next run, across a restart", async () => {
+    const store = await addStore();
+    sim.setRate({ capacity: 4, refillPerSecond: 40 });
+    await syncStore(core, store.id);
+    expect(sim.stats().rateLimited).toBeGreaterThan(0);
+    await core.close();
+
+    const db = openDatabase(join(dir.path, DATABASE_FILE));
+    const learnt = getStoreRow(db, store.id)?.learnedRate ?? null;
+    db.close();
+    expect(learnt).not.toBeNull();
+    expect(learnt).toBeGreaterThan(0);
+    core = await startCore(dir.path);
+  });
+
   it('emits one fact per event: a finished sync is one sync.finished and no stores.changed after it', async () => {
     const store = await addStore();
     const names: string[] = [];

@@ -74,8 +74,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     clientFor: stores.clientFor,
     clock,
     onProgress: (progress) => emit({ name: 'sync.progress', payload: progress }),
-    // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
-    onFinished: (report) => emit({ name: 'sync.finished', payload: report }),
+    onFinished: (report) => {
+      try {
+        stores.rememberRate(report.storeId);
+      } catch (error) {
+        // Only a head start for the next run is lost; the report still goes out.
+        console.error('[splitbook] could not keep the learnt request rate:', error);
+      }
+      // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
+      emit({ name: 'sync.finished', payload: report });
+    },
     onEditsChanged: (storeId) => emit({ name: 'edits.changed', payload: { storeId } }),
   });
 

@@ -11,6 +11,7 @@ import type {
 import { problem } from '../../../shared/problem';
 import { statement } from './statements';
 import type { Db, TagRecord } from './types';
+import { unpackJson } from './values';
 
 export { listTests, testFacets } from './test-list';
 
@@ -44,13 +45,13 @@ export function getTestDetail(db: Db, storeId: string, testId: string): TestDeta
 }
 
 const SELECT_RESULTS = `
-  SELECT raw.raw_json AS rawJson, r.fetched_at AS fetchedAt
+  SELECT raw.raw_packed AS packed, r.fetched_at AS fetchedAt
   FROM results r JOIN results_raw raw ON raw.store_id = r.store_id AND raw.test_id = r.test_id
   WHERE r.store_id = ? AND r.test_id = ?`;
 
 /** The cached results of a test, or null when none were fetched. */
 export function getResults(db: Db, storeId: string, testId: string): ResultsDetail | null {
-  const row = statement<{ rawJson: string; fetchedAt: string }>(db, SELECT_RESULTS).get(
+  const row = statement<{ packed: Uint8Array; fetchedAt: string }>(db, SELECT_RESULTS).get(
     storeId,
     testId,
   );
@@ -58,7 +59,7 @@ export function getResults(db: Db, storeId: string, testId: string): ResultsDeta
   return {
     storeId,
     testId,
-    results: readCached(TestResults, row.rawJson, `Results of test ${testId}`),
+    results: readCached(TestResults, unpackJson(row.packed), `Results of test ${testId}`),
     fetchedAt: row.fetchedAt,
   };
 }

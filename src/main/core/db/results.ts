@@ -3,7 +3,7 @@ import type { TestResults } from '../../../shared/api';
 import { clearSetAside } from './set-aside';
 import { statement } from './statements';
 import type { Db } from './types';
-import { toFlag, toJson } from './values';
+import { packJson, toFlag } from './values';
 
 /** One test's results as a sync writes them. */
 export interface ResultsWrite {
@@ -23,7 +23,7 @@ const INSERT_RESULTS = `
     control_probability_win, variant_probability_win, tier, leading_variant, probability_to_win,
     not_yet_stable, tier_reached_at, fetched_at, test_updated_at, test_status
   ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_json) VALUES (?, ?, ?)`;
+const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES (?, ?, ?)`;
 const COPY_RESULTS_TO_TEST = `
   UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ? WHERE store_id = ? AND id = ?`;
 
@@ -54,7 +54,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
       write.testUpdatedAt,
       write.testStatus,
     );
-    statement(db, INSERT_RESULTS_RAW).run(storeId, testId, toJson(results));
+    statement(db, INSERT_RESULTS_RAW).run(storeId, testId, packJson(results));
     statement(db, COPY_RESULTS_TO_TEST).run(
       results.variantProbabilityWin,
       results.lift,

@@ -16,6 +16,7 @@ type StoreDbRow = {
   last_outcome: string | null;
   last_problem_json: string | null;
   position: number;
+  learned_rate: number | null;
 };
 
 const INSERT_STORE = `
@@ -88,6 +89,11 @@ export function recordSyncOutcome(db: Db, storeId: string, record: SyncOutcomeRe
   );
 }
 
+/** Keeps the pace a store's API was measured to allow, for the next run to start at. */
+export function saveLearnedRate(db: Db, storeId: string, ratePerSecond: number): void {
+  statement(db, `UPDATE stores SET learned_rate = ? WHERE id = ?`).run(ratePerSecond, storeId);
+}
+
 /** Cached tests (not removed), removed tests, and set-aside records of a store. */
 export function storeCounts(db: Db, storeId: string): StoreCounts {
   const counts = statement<StoreCounts>(db, COUNT_STORE).get({ id: storeId });
@@ -109,6 +115,7 @@ function toStoreRow(row: StoreDbRow): StoreRow {
     lastOutcome: SyncOutcome.safeParse(row.last_outcome).data ?? null,
     lastProblem: parseProblem(row.last_problem_json),
     position: row.position,
+    learnedRate: row.learned_rate,
   };
 }
 

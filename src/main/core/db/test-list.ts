@@ -10,6 +10,7 @@ import type {
   TestRow,
 } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
+import { memoized } from './memo';
 import { statement } from './statements';
 import type { Db } from './types';
 
@@ -222,11 +223,12 @@ export function listTests(db: Db, input: TestListInput): TestPage {
     rows.length > input.limit && last
       ? encodeCursor({ k: key, d: dir, v: last.sortValue, s: last.storeId, i: last.id })
       : null;
-  const total = statement<{ n: number }>(
-    db,
-    `SELECT count(*) AS n FROM tests t ${whereSql(filter)}`,
-  ).get(...filter.params);
-  return { rows: page.map(toTestRow), nextCursor, total: total?.n ?? 0 };
+  // Counted once per filter while the data stands: every cursor page of one walk shares it.
+  const countSql = `SELECT count(*) AS n FROM tests t ${whereSql(filter)}`;
+  const total = memoized(db, `count ${countSql} ${JSON.stringify(filter.params)}`, () => {
+    return statement<{ n: number }>(db, countSql).get(...filter.params)?.n ?? 0;
+  });
+  return { rows: page.map(toTestRow), nextCursor, total };
 }
 
 function readValued(
@@ -310,6 +312,11 @@ const byName = (a: string, b: string): number =>
  * one option never hides the others.
  */
 export function testFacets(db: Db, filter: TestFilter): Facets {
+  // The chips ask again after every refresh; while the data stands the answer does too.
+  return memoized(db, `facets ${JSON.stringify(filter)}`, () => computeFacets(db, filter));
+}
+
+function computeFacets(db: Db, filter: TestFilter): Facets {
   const counted = filterWhere(filter, false);
   const statusCounts: Record<string, number> = Object.fromEntries(
     TEST_STATUSES.map((status) => [status, 0]),

@@ -25,6 +25,8 @@ export type StoreRow = {
   lastProblem: Problem | null;
   /** Order in the store list; new stores go last. */
   position: number;
+  /** Requests per second the store's API was last measured to allow (from its 429s), or null. */
+  learnedRate: number | null;
 };
 
 export type NewStore = Pick<

@@ -1,7 +1,7 @@
 // The stores the core knows: their rows, and an API client per store that shares the store's limiter.
 import { problem } from '../../../shared/problem';
 import { createApiClient, createRequestLimiter, type ApiClient, type RequestLimiter } from '../api';
-import { getStoreRow, listStoreRows, type Db, type StoreRow } from '../db';
+import { getStoreRow, listStoreRows, saveLearnedRate, type Db, type StoreRow } from '../db';
 import type { DemoStore } from './demo';
 import type { KeyRing } from './keys';
 
@@ -23,6 +23,8 @@ export interface StoreRegistry {
   clientFor(storeId: string): Promise<ApiClient>;
   /** Drops a store's cached client and limiter (its key or address changed, or it is gone). */
   forget(storeId: string): void;
+  /** Keeps the pace the store's limiter has learnt, so the next run (even after a restart) starts there. */
+  rememberRate(storeId: string): void;
   demoStore: () => DemoStore;
 }
 
@@ -38,12 +40,14 @@ export function createStoreRegistry(deps: StoreRegistryDeps): StoreRegistry {
     return found;
   }
 
-  function cachedClient(storeId: string, key: string, baseUrl: string, f: typeof fetch): ApiClient {
+  function cachedClient(store: StoreRow, key: string, baseUrl: string, f: typeof fetch): ApiClient {
+    const storeId = store.id;
     const cached = clients.get(storeId);
     if (cached && cached.key === key) return cached.client;
     let limiter = limiters.get(storeId);
     if (!limiter) {
-      limiter = createRequestLimiter();
+      // A store's limit rarely changes between runs: starting cold wasted the first seconds of each.
+      limiter = createRequestLimiter({ ratePerSecond: store.learnedRate });
       limiters.set(storeId, limiter);
     }
     const client = createApiClient({ baseUrl, apiKey: key, fetch: f, limiter });
@@ -58,14 +62,18 @@ export function createStoreRegistry(deps: StoreRegistryDeps): StoreRegistry {
       const store = row(storeId);
       if (store.kind === 'demo') {
         const demo = deps.demoStore();
-        return cachedClient(storeId, demo.apiKey, demo.baseUrl, demo.fetch);
+        return cachedClient(store, demo.apiKey, demo.baseUrl, demo.fetch);
       }
       return cachedClient(
-        storeId,
+        store,
         await deps.keys.get(storeId, store.name),
         store.baseUrl,
         deps.fetch,
       );
+    },
+    rememberRate(storeId) {
+      const rate = limiters.get(storeId)?.stats().ratePerSecond ?? null;
+      if (rate !== null && getStoreRow(deps.db, storeId)) saveLearnedRate(deps.db, storeId, rate);
     },
     forget(storeId) {
       clients.delete(storeId);

@@ -1,5 +1,5 @@
 // Pull phase 2: results of the launched tests that can have changed since they were fetched.
-import { isEnded, isLaunched, isLive } from '../../../../shared/domain/lifecycle';
+import { isLaunched } from '../../../../shared/domain/lifecycle';
 import { ApiError } from '../../api';
 import {
   markResourceSynced,
@@ -30,7 +30,7 @@ export type TestNeedingResults = { id: string; updatedAt: string; status: string
 
 /**
  * The launched tests whose results can have changed since they were cached: never fetched, edited
- * since, ended after the fetch, or still live. Everything else is skipped, so a re-sync where nothing
+ * since, changed status since (ended, paused, resumed), or active. Everything else is skipped, so a re-sync where nothing
  * changed asks for almost no results. With `freshness`, a live test's results younger than
  * `liveMaxAgeMs` are kept too (a sync right after a sync asks for nothing). Most recently updated first.
  */
@@ -58,9 +58,11 @@ function needsResults(
     test.fetchedForStatus === null
   )
     return true;
-  if (test.updatedAt !== test.fetchedForUpdatedAt) return true;
-  if (isEnded(test.status)) return !isEnded(test.fetchedForStatus);
-  if (!isLive(test.status)) return false;
+  if (test.updatedAt !== test.fetchedForUpdatedAt || test.status !== test.fetchedForStatus)
+    return true;
+  // Paused, suspended and ended tests gain no data while their status stays: their cached results
+  // stand until the test changes. Only an active test's figures move on their own.
+  if (test.status !== 'active') return false;
   // An unparseable time is never fresh: better one request too many than stale figures.
   const age = fresh ? fresh.now - Date.parse(test.fetchedAt) : Number.NaN;
   return !(age >= 0 && fresh !== null && age < fresh.maxAgeMs);
