@@ -11,6 +11,19 @@ export const METHOD_NAMES = {
   audiences: ['list'],
   tags: ['list'],
   reports: ['list', 'export', 'cancel'],
+  edits: [
+    'list',
+    'counts',
+    'editTest',
+    'editCampaign',
+    'createTag',
+    'createAudience',
+    'retry',
+    'discard',
+    'undo',
+    'resolveConflict',
+    'push',
+  ],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
@@ -23,6 +36,7 @@ export const EVENT_NAMES = [
   'sync.finished',
   'stores.changed',
   'reports.progress',
+  'edits.changed',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

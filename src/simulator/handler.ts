@@ -30,6 +30,8 @@ export type HandlerDeps = {
   simulatedNow(): number;
   present(store: StoreState, test: Test): unknown;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Whether the answer to this write is lost after the store applied it ('reset' drops it, 'hang' never sends it). */
+  loseAnswer?: (method: string) => 'reset' | 'hang' | null;
 };
 
 const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="store-api"' };
@@ -148,6 +150,13 @@ export function createHandler(deps: HandlerDeps): Handler {
         const detail = error instanceof Error ? error.message : String(error);
         response = problem(500, 'internal', 'Internal error', `The simulator failed: ${detail}`);
       }
+    }
+    const lost = method === 'GET' ? null : (deps.loseAnswer?.(method) ?? null);
+    if (lost !== null) {
+      // The store applied the write; its answer never reaches the client.
+      finish(0);
+      if (lost === 'hang') await new Promise<never>(() => undefined);
+      throw new SimulatedConnectionReset();
     }
     if (fault === 'truncate') response = await truncateBody(response);
     if (fault === 'malformed') response = await malformBody(response);

@@ -5,7 +5,13 @@ import { SimulatedConnectionReset } from './faults';
 import type { Handler } from './handler';
 
 export type ServeOptions = { port?: number; host?: string };
-export type ServedSimulator = { url: string; port: number; close(): Promise<void> };
+export type ServedSimulator = {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** Stops listening (connections are refused, as when the store is unreachable) or listens again on the same port. */
+  setOffline(offline: boolean): Promise<void>;
+};
 
 async function readRequestBody(message: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -120,11 +126,31 @@ export async function serveSimulator(
   if (address === null || typeof address === 'string')
     throw new Error('The simulator server has no TCP address');
   const { port } = address;
+  let offline = false;
   return {
     url: `http://${host}:${port}`,
     port,
+    async setOffline(next) {
+      if (next === offline) return;
+      offline = next;
+      if (next) {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      } else {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, host, () => resolve());
+        });
+      }
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (offline) {
+          resolve();
+          return;
+        }
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -109,6 +109,11 @@ export type Simulator = {
   addTest(store: string, overrides?: Partial<Test>): Test;
   /** Deletes a test: listings stop showing it, GET answers 404. */
   removeTest(store: string, testId: string): boolean;
+  /**
+   * The next `count` writes (POST, PATCH) are applied, then their answer is lost: 'reset' drops the
+   * connection, 'hang' never answers (for a client killed while it waits).
+   */
+  loseAnswers(count?: number, mode?: 'reset' | 'hang'): void;
   /** Applies `changes` and moves `updatedAt` (unless `changes` sets it), as an edit made elsewhere. */
   touchTest(store: string, testId: string, changes?: Partial<Test>): Test;
 };
@@ -189,7 +194,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   );
   const stats = createRequestStats();
 
+  const lostAnswers: ('reset' | 'hang')[] = [];
   const handler = createHandler({
+    loseAnswer: () => lostAnswers.shift() ?? null,
     grantOf: (apiKey) => grants.get(apiKey),
     faults,
     limiter: () => limiter,
@@ -252,6 +259,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return structuredClone(test);
     },
     removeTest: (ref, testId) => storeOf(ref).removeTest(testId),
+    loseAnswers(count = 1, mode = 'reset') {
+      for (let i = 0; i < checkCount('loseAnswers count', count); i++) lostAnswers.push(mode);
+    },
     touchTest(ref, testId, changes = {}) {
       const store = storeOf(ref);
       const previous = testOf(store, testId);

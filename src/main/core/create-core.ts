@@ -13,6 +13,8 @@ import { createStoreLocks } from './sync/store-lock';
 import { createAppService } from './services/app';
 import { createAudiencesService } from './services/audiences';
 import { createCampaignsService } from './services/campaigns';
+import { createEditsService } from './services/edits';
+import { rebaseAll } from './sync/push/records';
 import { createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
@@ -37,6 +39,8 @@ export interface CoreDeps {
   saveFile?: SaveFile;
   /** Simulator settings of the demo store (tests shrink it). */
   demo?: { tests?: number; seed?: number };
+  /** Send an edit as soon as it is made (default true); off, edits wait for a sync or edits.push. */
+  pushOnEdit?: boolean;
 }
 
 export const DATABASE_FILE = 'splitbook.db';
@@ -50,6 +54,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const db = openDatabase(join(deps.dataDir, DATABASE_FILE), {
     userDataFile: join(deps.dataDir, USER_DATA_FILE),
   });
+
+  // The outbox is the source of truth for unsent work: a crash between its write and the cache's is
+  // repaired here, by applying every pending edit onto the server's copy again.
+  rebaseAll(db, null, new Date(clock()).toISOString());
 
   const listeners = new Set<CoreEventListener>();
   function emit(event: CoreEvent): void {
@@ -82,6 +90,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
       emit({ name: 'sync.finished', payload: report });
     },
+    onEditsChanged: (storeId) => emit({ name: 'edits.changed', payload: { storeId } }),
   });
 
   const services: Services = {
@@ -101,6 +110,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     audiences: createAudiencesService(db),
     tags: createTagsService(db),
     reports: createReportsService({ db, clock, saveFile: deps.saveFile, emit }),
+    edits: createEditsService({ db, stores, engine, clock, emit, pushOnEdit: deps.pushOnEdit }),
   };
 
   return {

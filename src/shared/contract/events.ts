@@ -12,6 +12,8 @@ export const events = {
   'stores.changed': z.object({}),
   /** An export moved on (throttled); the window shows it once an export takes over a second. */
   'reports.progress': ExportProgress,
+  /** The outbox of a store changed (an edit made, sent, refused, resolved or undone). */
+  'edits.changed': z.object({ storeId: z.string() }),
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;

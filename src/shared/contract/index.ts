@@ -8,6 +8,7 @@ import { app } from './app';
 import { audiences } from './audiences';
 import { campaigns } from './campaigns';
 import { reports } from './reports';
+import { edits } from './edits';
 import type { EventName, EventPayload } from './events';
 import { stores } from './stores';
 import { sync } from './sync';
@@ -18,6 +19,7 @@ export * from './app';
 export * from './audiences';
 export * from './campaigns';
 export * from './common';
+export * from './edits';
 export * from './events';
 export * from './reports';
 export * from './stores';
@@ -25,7 +27,17 @@ export * from './sync';
 export * from './tags';
 export * from './tests';
 
-export const contract = { app, stores, sync, tests, campaigns, audiences, tags, reports } as const;
+export const contract = {
+  app,
+  stores,
+  sync,
+  tests,
+  campaigns,
+  audiences,
+  tags,
+  reports,
+  edits,
+} as const;
 
 export type Contract = typeof contract;
 export type Namespace = keyof Contract;

@@ -31,6 +31,15 @@ export const StoreSummary = z.object({
     }),
   }),
   counts: z.object({ tests: z.int(), removed: z.int(), setAside: z.int() }),
+  /** Unsent edits, and whether the store refused a write with 403 (its key is read-only). */
+  edits: z
+    .object({
+      pending: z.int(),
+      failed: z.int(),
+      conflicts: z.int(),
+      readOnly: z.string().nullable(),
+    })
+    .optional(),
 });
 export type StoreSummary = z.infer<typeof StoreSummary>;
 

@@ -33,6 +33,10 @@ export const SyncReport = z.object({
   resultsFetched: z.int().nonnegative(),
   setAside: z.int().nonnegative(),
   problem: Problem.nullable(),
+  /** What the push that opens the run did with the outbox; absent when nothing was pending. */
+  edits: z
+    .object({ sent: z.int(), failed: z.int(), conflicts: z.int(), waiting: z.int() })
+    .optional(),
 });
 export type SyncReport = z.infer<typeof SyncReport>;
 

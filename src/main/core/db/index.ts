@@ -11,3 +11,5 @@ export * from './audiences';
 export * from './set-aside';
 export * from './reads';
 export * from './types';
+export * from './outbox';
+export * from './local-copies';

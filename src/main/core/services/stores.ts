@@ -5,8 +5,12 @@ import { problem, ProblemError } from '../../../shared/problem';
 import { createApiClient } from '../api';
 import { ApiError } from '../api/errors';
 import {
+  clearReadOnly,
   deleteStore,
+  deleteStoreOutbox,
   getResourceSyncs,
+  outboxCounts,
+  readOnlyReason,
   getStoreRow,
   insertStore,
   storeCounts,
@@ -52,6 +56,7 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
         resources: resourceTimes(getResourceSyncs(db, store.id)),
       },
       counts: storeCounts(db, store.id),
+      edits: { ...outboxCounts(db, store.id), readOnly: readOnlyReason(db, store.id) },
     };
   }
 
@@ -130,6 +135,8 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       await checkKey(store.baseUrl, apiKey);
       const keyStorage = await deps.keys.save(storeId, apiKey, sessionOnly);
       updateStore(db, storeId, { keyStorage });
+      // A new key may write where the old one could not.
+      clearReadOnly(db, storeId);
       deps.stores.forget(storeId);
       deps.changed();
       return summary(row(storeId));
@@ -139,6 +146,8 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       deps.engine.cancel(storeId);
       await deps.keys.forget(storeId, store.keyStorage === 'keychain');
       deleteStore(db, storeId);
+      // The store's unsent edits go with it: there is nowhere left to send them.
+      deleteStoreOutbox(db, storeId);
       deps.stores.forget(storeId);
       deps.changed();
       return null;

@@ -1,10 +1,10 @@
-// A sync run of one store: takes the store's lock, then runs the pull phases in order (tests, results,
-// campaigns, audiences) and turns whatever happens into a report. A push phase (sync/push/) goes first
-// once the app has edits to send.
+// A sync run of one store: takes the store's lock, pushes the outbox (sync/push/), then runs the pull
+// phases in order (tests, results, campaigns, audiences) and turns whatever happens into a report.
+// A push alone (an edit made while online, the connection back) runs under the same lock, never beside a run.
 import type { SyncProgress, SyncReport } from '../../../shared/contract';
 import { appProblem } from '../../../shared/problem';
 import type { ApiClient } from '../api';
-import { clearSyncState, recordSyncOutcome, type Db } from '../db';
+import { clearSyncState, outboxRows, recordSyncOutcome, type Db } from '../db';
 import { classifyFailure } from './outcome';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import type { PhaseContext, RunCounters } from './pull/context';
@@ -12,6 +12,7 @@ import { pullAudiences, pullCampaigns } from './pull/lists';
 import { pullResults } from './pull/results';
 import { pullTests } from './pull/tests';
 import type { StoreLocks } from './store-lock';
+import { pushStore, type PushSummary } from './push/push';
 
 export interface SyncEngineDeps {
   db: Db;
@@ -25,6 +26,8 @@ export interface SyncEngineDeps {
   resultsConcurrency?: number;
   /** Takes a store's cross-process lock, or null when another process is syncing it. */
   lock?: StoreLocks;
+  /** The outbox of a store changed (an edit sent, refused or held as a conflict). */
+  onEditsChanged?(storeId: string): void;
 }
 
 export interface SyncEngine {
@@ -34,6 +37,18 @@ export interface SyncEngine {
   progress(storeId: string): SyncProgress | null;
   cancel(storeId: string): boolean;
   cancelAll(): Promise<void>;
+  /**
+   * Sends the store's outbox now, after any run or push in progress; null when nothing was sendable or
+   * another process holds the store.
+   */
+  push(storeId: string): Promise<PushSummary | null>;
+}
+
+/** Whether the store has an edit the pusher would try (not failed, not held as a conflict). */
+export function hasSendable(db: Db, storeId: string): boolean {
+  return outboxRows(db, storeId).some(
+    (row) => row.state === 'queued' || row.state === 'sending' || row.state === 'waiting',
+  );
 }
 
 interface Running {
@@ -51,7 +66,57 @@ const ANOTHER_PROCESS = appProblem(
 
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const running = new Map<string, Running>();
+  const pushes = new Map<
+    string,
+    { controller: AbortController; done: Promise<PushSummary | null> }
+  >();
+  const pushAgain = new Map<string, Promise<PushSummary | null>>();
   const now = () => new Date(deps.clock()).toISOString();
+  const editsChanged = (storeId: string) => deps.onEditsChanged?.(storeId);
+
+  async function pushOnly(storeId: string, signal: AbortSignal): Promise<PushSummary | null> {
+    if (!hasSendable(deps.db, storeId)) return null;
+    const lock = deps.lock ? deps.lock(storeId) : { release() {} };
+    if (!lock) return null;
+    try {
+      const client = await deps.clientFor(storeId);
+      return await pushStore({
+        db: deps.db,
+        storeId,
+        client,
+        signal,
+        now,
+        changed: () => editsChanged(storeId),
+      });
+    } catch {
+      // No key at hand or the cache failed: the edits stay queued for the next attempt.
+      return null;
+    } finally {
+      lock.release();
+    }
+  }
+
+  function push(storeId: string): Promise<PushSummary | null> {
+    const run = running.get(storeId);
+    // A run pushes first; edits made while it pulled go out right after it.
+    if (run) return run.done.then(() => push(storeId));
+    const current = pushes.get(storeId);
+    if (current) {
+      let next = pushAgain.get(storeId);
+      if (!next) {
+        next = current.done.then(() => {
+          pushAgain.delete(storeId);
+          return push(storeId);
+        });
+        pushAgain.set(storeId, next);
+      }
+      return next;
+    }
+    const controller = new AbortController();
+    const done = pushOnly(storeId, controller.signal).finally(() => pushes.delete(storeId));
+    pushes.set(storeId, { controller, done });
+    return done;
+  }
 
   async function runStore(storeId: string, run: Omit<Running, 'done'>): Promise<SyncReport> {
     const startedAt = now();
@@ -64,6 +129,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     };
     let outcome: SyncReport['outcome'] = 'ok';
     let problem: SyncReport['problem'] = null;
+    let edits: SyncReport['edits'];
     const lock = deps.lock ? deps.lock(storeId) : { release() {} };
     if (!lock) {
       return {
@@ -85,6 +151,24 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         counters,
         now,
       };
+      if (hasSendable(deps.db, storeId)) {
+        const pushed = await pushStore({
+          db: deps.db,
+          storeId,
+          client: ctx.client,
+          signal: ctx.signal,
+          now,
+          changed: () => editsChanged(storeId),
+        });
+        counters.requests += pushed.requests;
+        edits = {
+          sent: pushed.sent,
+          failed: pushed.failed,
+          conflicts: pushed.conflicts,
+          waiting: pushed.waiting,
+        };
+        if (ctx.signal.aborted) throw new DOMException('Cancelled', 'AbortError');
+      }
       await pullTests(ctx, deps.perPage);
       await pullResults(ctx, deps.resultsConcurrency);
       await pullCampaigns(ctx);
@@ -108,7 +192,15 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       // The cache itself failed (a full disk, say): the report still tells the user why.
       ({ outcome, problem } = classifyFailure(error));
     }
-    return { storeId, outcome, startedAt, finishedAt, problem, ...counters };
+    return {
+      storeId,
+      outcome,
+      startedAt,
+      finishedAt,
+      problem,
+      ...counters,
+      ...(edits ? { edits } : {}),
+    };
   }
 
   return {
@@ -117,7 +209,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (existing) return existing.done;
       const controller = new AbortController();
       const progress = createProgressReporter(storeId, deps.onProgress, deps.clock);
-      const done = runStore(storeId, { controller, progress })
+      // A push in flight holds the store's lock: the run starts when it ends.
+      const before = pushes.get(storeId)?.done ?? Promise.resolve(null);
+      const done = before
+        .then(() => runStore(storeId, { controller, progress }))
         .finally(() => running.delete(storeId))
         .then((report) => {
           deps.onFinished(report);
@@ -135,9 +230,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       return true;
     },
     async cancelAll() {
-      const all = [...running.values()];
+      const all = [...running.values(), ...pushes.values()];
       for (const entry of all) entry.controller.abort();
       await Promise.allSettled(all.map((e) => e.done));
     },
+    push,
   };
 }

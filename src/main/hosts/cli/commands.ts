@@ -106,7 +106,10 @@ export async function sync(core: Core, io: Io, storeId: string | null): Promise<
 
   let failed = 0;
   for (const report of reports.values()) {
-    const summary = `${report.testsSeen} tests, ${report.resultsFetched} results, ${report.testsRemoved} removed, ${report.setAside} set aside, ${report.requests} requests`;
+    const pushed = report.edits
+      ? `${report.edits.sent} edits sent, ${report.edits.failed} failed, ${report.edits.conflicts} in conflict, ${report.edits.waiting} waiting; `
+      : '';
+    const summary = `${pushed}${report.testsSeen} tests, ${report.resultsFetched} results, ${report.testsRemoved} removed, ${report.setAside} set aside, ${report.requests} requests`;
     if (report.outcome === 'ok' || report.outcome === 'partial') {
       io.out(`${name(report.storeId)}: ${report.outcome} (${summary})`);
     } else {
@@ -117,7 +120,42 @@ export async function sync(core: Core, io: Io, storeId: string | null): Promise<
       io.err(`${name(report.storeId)}: ${report.outcome}. ${why}`);
     }
   }
+  // The push went first; an edit the store refused or that conflicts needs the user: say so, exit non-zero.
+  for (const id of reports.keys()) {
+    const stuck = (await core.services.edits.list({ storeId: id })).filter(
+      (e) => e.state === 'failed' || e.state === 'conflict',
+    );
+    for (const edit of stuck) {
+      failed += 1;
+      const why = edit.problem
+        ? `${edit.problem.title}: ${edit.problem.detail}`
+        : (edit.note ?? '');
+      io.err(`${name(id)}: ${edit.kind} "${edit.label}" ${edit.state}. ${why}`);
+    }
+  }
   return failed > 0 ? 1 : 0;
+}
+
+/** The outbox of one store or all: each record's state and the fields it changes. */
+export async function pending(core: Core, io: Io, storeId: string | null): Promise<number> {
+  const names = new Map((await core.services.stores.list({})).map((s) => [s.id, s.name]));
+  const edits = await core.services.edits.list({ storeId });
+  if (edits.length === 0) {
+    io.out('No pending edits.');
+    return 0;
+  }
+  const rows = edits.map((e) => [
+    names.get(e.storeId) ?? e.storeId,
+    e.kind,
+    e.recordId,
+    e.label,
+    e.state,
+    e.changes.map((c) => `${c.field}${c.conflict ? '!' : ''}=${JSON.stringify(c.mine)}`).join(' '),
+    e.problem ? `${e.problem.title}: ${e.problem.detail}` : (e.note ?? ''),
+  ]);
+  for (const line of table(['STORE', 'KIND', 'ID', 'LABEL', 'STATE', 'CHANGES', 'NOTE'], rows))
+    io.out(line);
+  return 0;
 }
 
 /** Writes one report (or, as .xlsx, every report) to a file or standard output; progress on stderr. */

@@ -5,7 +5,7 @@ import { ProblemError } from '../../../shared/problem';
 import type { Core } from '../../core';
 import { summarizeIssues } from '../../../shared/validation';
 import { REPORT_NAMES, ExportFormat, ReportName, TestFilter } from '../../../shared/contract';
-import { addDemo, addStore, exportReport, listStores, sync, type Io } from './commands';
+import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';
 
 export const USAGE = `usage: splitbook-cli [--data-dir DIR] <command>
@@ -14,7 +14,9 @@ commands:
   stores                                  list stores with their sync state
   add-store --name NAME --base-url URL    add a store; the API key is read from ${API_KEY_ENV} or stdin
   add-demo                                add the simulated demo store
-  sync [--store ID | --all]               sync one store, or all (the default)
+  sync [--store ID | --all]               send pending edits, then sync one store, or all (the default);
+                                          exit 1 when an edit was refused or conflicts
+  pending [--store ID]                    list edits not yet confirmed by the store (the outbox)
   export <report> [--store ID | --all] [--status S] [--out FILE] [--format csv|xlsx] [--no-bom]
                                           write a report of the cache; CSV goes to standard output
                                           without --out; progress on stderr. Reports: ${REPORT_NAMES.join(', ')},
@@ -106,6 +108,8 @@ export async function runCli(
           values.out ?? null,
           command === 'export-tests',
         );
+      case 'pending':
+        return await pending(core, io, values.store ?? null);
       default:
         return 2;
     }
@@ -155,6 +159,7 @@ function checkUsage(command: string | undefined, extra: readonly string[], value
   switch (command) {
     case 'stores':
     case 'add-demo':
+    case 'pending':
       return null;
     case 'add-store':
       return values.name && values['base-url'] ? null : 'add-store needs --name and --base-url.';

@@ -10,6 +10,7 @@ import {
   type SetAsideResource,
 } from '../../db';
 import type { PhaseContext } from './context';
+import { rebasePulledLists } from '../push/records';
 
 export async function pullCampaigns(ctx: PhaseContext): Promise<void> {
   await pullList(
@@ -17,8 +18,10 @@ export async function pullCampaigns(ctx: PhaseContext): Promise<void> {
     'campaigns',
     'campaign',
     (o) => ctx.client.listActiveCampaigns(o),
-    (db, campaigns, syncedAt) =>
-      replaceCampaigns(db, { storeId: ctx.storeId, campaigns, syncedAt }),
+    (db, campaigns, syncedAt) => {
+      replaceCampaigns(db, { storeId: ctx.storeId, campaigns, syncedAt });
+      rebasePulledLists(db, ctx.storeId, campaigns, syncedAt);
+    },
   );
 }
 
@@ -28,8 +31,11 @@ export async function pullAudiences(ctx: PhaseContext): Promise<void> {
     'audiences',
     'audience',
     (o) => ctx.client.listCustomAudiences(o),
-    (db, audiences, syncedAt) =>
-      replaceCustomAudiences(db, { storeId: ctx.storeId, audiences, syncedAt }),
+    (db, audiences, syncedAt) => {
+      replaceCustomAudiences(db, { storeId: ctx.storeId, audiences, syncedAt });
+      // Audiences created offline are not in the store's list yet: their local copies come back.
+      rebasePulledLists(db, ctx.storeId, null, syncedAt);
+    },
   );
 }
 

@@ -11,6 +11,7 @@ import {
   upsertTests,
 } from '../../db';
 import type { PhaseContext } from './context';
+import { rebasePulledTests } from '../push/records';
 
 export const TESTS_PER_PAGE = 100;
 
@@ -40,6 +41,8 @@ export async function pullTests(ctx: PhaseContext, perPage = TESTS_PER_PAGE): Pr
     const syncedAt = ctx.now();
     db.transaction(() => {
       upsertTests(db, { storeId, tests: result.items, runId, syncedAt });
+      // A pull never overwrites an unsent edit: the server's record becomes its base, the edit goes on top.
+      rebasePulledTests(db, storeId, result.items, syncedAt);
       for (const rejected of result.rejected) {
         setAside(db, {
           storeId,

@@ -1,0 +1,297 @@
+// The local copy of records with unsent edits: the cache's row and raw JSON of a test or campaign
+// rewritten as "server copy + pending edits", and the look-ups an edit needs (tag and audience names).
+import {
+  Campaign,
+  CustomAudience,
+  Test,
+  type DefaultAudience,
+  type Tag,
+} from '../../../shared/api';
+import { statement } from './statements';
+import type { Db } from './types';
+import { toFlag, toJson } from './values';
+
+function parsed<T>(
+  schema: { safeParse(v: unknown): { success: boolean; data?: T } },
+  json: string | undefined,
+): T | null {
+  if (json === undefined) return null;
+  const result = schema.safeParse(JSON.parse(json));
+  return result.success && result.data !== undefined ? result.data : null;
+}
+
+/** The cached test (server values, or the local copy when edits are pending). */
+export function cachedTest(db: Db, storeId: string, testId: string): Test | null {
+  const row = statement<{ raw: string }>(
+    db,
+    `SELECT r.raw_json AS raw FROM tests t JOIN tests_raw r ON r.seq = t.seq WHERE t.store_id = ? AND t.id = ?`,
+  ).get(storeId, testId);
+  return parsed<Test>(Test, row?.raw);
+}
+
+export function cachedCampaign(db: Db, storeId: string, campaignId: string): Campaign | null {
+  const row = statement<{ raw: string }>(
+    db,
+    `SELECT raw_json AS raw FROM campaigns WHERE store_id = ? AND id = ?`,
+  ).get(storeId, campaignId);
+  return parsed<Campaign>(Campaign, row?.raw);
+}
+
+const UPDATE_TEST = `
+  UPDATE tests SET title = @title, goal = @goal, device = @device, visitor_option = @visitorOption,
+    hypothesis = @hypothesis, campaign_id = @campaignId, campaign_name = @campaignName,
+    priority = @priority, surface_area = @surfaceArea, impact = @impact, effort = @effort,
+    implemented = @implemented, tag_names = @tagNames, updated_at = @updatedAt, status = @status
+  WHERE store_id = @storeId AND id = @id
+  RETURNING seq`;
+
+/**
+ * Rewrites a cached test with this record (the local copy, or the server's after a discard), its
+ * tags and audiences included, without touching what the sync bookkeeps (seen-in-run, synced_at).
+ * A test the cache does not hold is left alone: the next pull brings it and the rebase applies edits.
+ */
+export function writeLocalTest(db: Db, storeId: string, test: Test): void {
+  const written = statement<{ seq: number }>(db, UPDATE_TEST).get({
+    storeId,
+    id: test.id,
+    title: test.title,
+    goal: test.goal,
+    device: test.device,
+    visitorOption: test.visitorOption,
+    hypothesis: test.hypothesisDescription,
+    campaignId: test.campaign?.id ?? null,
+    campaignName: test.campaign?.name ?? null,
+    priority: test.priority,
+    surfaceArea: test.surfaceArea,
+    impact: test.impact,
+    effort: test.effort,
+    implemented: toFlag(test.implemented),
+    tagNames: JSON.stringify(test.tags.map((tag) => tag.name)),
+    updatedAt: test.updatedAt,
+    status: test.status,
+  });
+  if (!written) return;
+  statement(db, `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (?, ?)`).run(
+    written.seq,
+    toJson(test),
+  );
+  statement(db, `DELETE FROM test_tags WHERE store_id = ? AND test_id = ?`).run(storeId, test.id);
+  statement(db, `DELETE FROM test_custom_audiences WHERE store_id = ? AND test_id = ?`).run(
+    storeId,
+    test.id,
+  );
+  for (const tag of test.tags) {
+    statement(
+      db,
+      `INSERT OR REPLACE INTO test_tags (store_id, test_id, tag_id, name) VALUES (?, ?, ?, ?)`,
+    ).run(storeId, test.id, tag.id, tag.name);
+    saveTag(db, storeId, tag);
+  }
+  for (const audience of test.customAudiences) {
+    statement(
+      db,
+      `INSERT OR REPLACE INTO test_custom_audiences (store_id, test_id, audience_id, name) VALUES (?, ?, ?, ?)`,
+    ).run(storeId, test.id, audience.id, audience.name);
+  }
+}
+
+export function writeLocalCampaign(db: Db, storeId: string, campaign: Campaign): void {
+  statement(
+    db,
+    `UPDATE campaigns SET name = ?, objective = ?, goal = ?, raw_json = ? WHERE store_id = ? AND id = ?`,
+  ).run(campaign.name, campaign.objective, campaign.goal, toJson(campaign), storeId, campaign.id);
+}
+
+/** A tag known to the store (seen on a test, created here, or created offline with a local id). */
+export function saveTag(db: Db, storeId: string, tag: Tag): void {
+  statement(
+    db,
+    `INSERT INTO tags (store_id, id, name) VALUES (?, ?, ?) ON CONFLICT (store_id, id) DO UPDATE SET name = excluded.name`,
+  ).run(storeId, tag.id, tag.name);
+}
+
+export function deleteTag(db: Db, storeId: string, tagId: string): void {
+  statement(db, `DELETE FROM tags WHERE store_id = ? AND id = ?`).run(storeId, tagId);
+}
+
+/** Tags of the store whose name matches case-insensitively (names are unique that way). */
+export function tagsNamed(db: Db, storeId: string, name: string): Tag[] {
+  return statement<Tag>(
+    db,
+    `SELECT id, name FROM tags WHERE store_id = ? AND lower(name) = lower(?)`,
+  ).all(storeId, name);
+}
+
+export function tagById(db: Db, storeId: string, tagId: string): Tag | null {
+  return (
+    statement<Tag>(db, `SELECT id, name FROM tags WHERE store_id = ? AND id = ?`).get(
+      storeId,
+      tagId,
+    ) ?? null
+  );
+}
+
+/** A custom audience as cached (a pending create's local copy included). */
+export function audienceById(db: Db, storeId: string, id: string): CustomAudience | null {
+  const row = statement<{ raw: string }>(
+    db,
+    `SELECT raw_json AS raw FROM custom_audiences WHERE store_id = ? AND id = ?`,
+  ).get(storeId, id);
+  return parsed<CustomAudience>(CustomAudience, row?.raw);
+}
+
+export function audiencesNamed(db: Db, storeId: string, name: string): CustomAudience[] {
+  return statement<{ raw: string }>(
+    db,
+    `SELECT raw_json AS raw FROM custom_audiences WHERE store_id = ? AND name = ?`,
+  )
+    .all(storeId, name)
+    .flatMap((row) => parsed<CustomAudience>(CustomAudience, row.raw) ?? []);
+}
+
+export function saveAudience(
+  db: Db,
+  storeId: string,
+  audience: CustomAudience,
+  syncedAt: string,
+): void {
+  statement(
+    db,
+    `INSERT OR REPLACE INTO custom_audiences (store_id, id, name, rules_json, raw_json, synced_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(
+    storeId,
+    audience.id,
+    audience.name,
+    JSON.stringify(audience.rules),
+    toJson(audience),
+    syncedAt,
+  );
+}
+
+export function deleteAudience(db: Db, storeId: string, id: string): void {
+  statement(db, `DELETE FROM custom_audiences WHERE store_id = ? AND id = ?`).run(storeId, id);
+}
+
+/** The default audiences seen on any cached test of the store (they cannot be listed). */
+export function defaultAudienceById(db: Db, storeId: string, id: string): DefaultAudience | null {
+  const row = statement<{ value: string }>(
+    db,
+    `SELECT d.value FROM tests t JOIN tests_raw r ON r.seq = t.seq, json_each(r.raw_json, '$.defaultAudiences') d
+     WHERE t.store_id = ? AND json_extract(d.value, '$.id') = ? LIMIT 1`,
+  ).get(storeId, id);
+  return row ? (JSON.parse(row.value) as DefaultAudience) : null;
+}
+
+export function campaignName(db: Db, storeId: string, id: string): string | null {
+  return (
+    statement<{ name: string }>(db, `SELECT name FROM campaigns WHERE store_id = ? AND id = ?`).get(
+      storeId,
+      id,
+    )?.name ?? null
+  );
+}
+
+/** A test with pending changes applied: what the user sees until the server confirms or refuses. */
+export function applyTestChanges(
+  db: Db,
+  storeId: string,
+  server: Test,
+  changes: Record<string, unknown>,
+): Test {
+  const test: Test = structuredClone(server);
+  for (const [field, value] of Object.entries(changes)) {
+    switch (field) {
+      case 'title':
+        if (typeof value === 'string') test.title = value;
+        break;
+      case 'hypothesisDescription':
+        test.hypothesisDescription = typeof value === 'string' ? value : null;
+        break;
+      case 'controlTitle':
+        test.control = { ...test.control, title: value ?? null };
+        break;
+      case 'variantTitle':
+        if (test.variant) test.variant = { ...test.variant, title: value ?? null };
+        break;
+      case 'goal':
+      case 'device':
+      case 'visitorOption':
+        if (typeof value === 'string') test[field] = value;
+        break;
+      case 'controlTraffic':
+        if (typeof value === 'number') {
+          test.control = { ...test.control, traffic: value };
+          if (test.variant) test.variant = { ...test.variant, traffic: 100 - value };
+        }
+        break;
+      case 'priority':
+      case 'surfaceArea':
+        test[field] = typeof value === 'string' ? value : null;
+        break;
+      case 'impact':
+      case 'effort':
+        test[field] = typeof value === 'number' ? value : null;
+        break;
+      case 'implemented':
+        test.implemented = typeof value === 'boolean' ? value : null;
+        break;
+      case 'endWhenSignificant':
+        if (typeof value === 'boolean') test.endWhenSignificant = value;
+        break;
+      case 'automaticallyStartAt':
+      case 'automaticallyEndAt':
+        test[field] = typeof value === 'string' ? value : null;
+        break;
+      case 'campaignId':
+        test.campaign =
+          typeof value === 'string'
+            ? {
+                ...(test.campaign ?? {}),
+                id: value,
+                name: campaignName(db, storeId, value) ?? null,
+              }
+            : null;
+        break;
+      case 'tagIds':
+        test.tags = ids(value).map(
+          (id) =>
+            tagById(db, storeId, id) ??
+            test.tags.find((t) => t.id === id) ?? { id, name: '(unknown tag)' },
+        );
+        break;
+      case 'customAudienceIds':
+        test.customAudiences = ids(value).map(
+          (id) =>
+            audienceById(db, storeId, id) ??
+            test.customAudiences.find((a) => a.id === id) ?? {
+              id,
+              name: '(unknown audience)',
+              rules: [],
+            },
+        );
+        break;
+      case 'defaultAudiences':
+        test.defaultAudiences = ids(value).flatMap(
+          (id) =>
+            test.defaultAudiences.find((a) => a.id === id) ??
+            defaultAudienceById(db, storeId, id) ??
+            [],
+        );
+        break;
+    }
+  }
+  return test;
+}
+
+export function applyCampaignChanges(server: Campaign, changes: Record<string, unknown>): Campaign {
+  const campaign: Campaign = structuredClone(server);
+  if (typeof changes.name === 'string') campaign.name = changes.name;
+  if ('objective' in changes)
+    campaign.objective = typeof changes.objective === 'string' ? changes.objective : null;
+  if ('goal' in changes) campaign.goal = typeof changes.goal === 'string' ? changes.goal : null;
+  return campaign;
+}
+
+function ids(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
