@@ -17,6 +17,9 @@ import { createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
 import { createTestsService } from './services/tests';
+import { createNotesService } from './services/notes';
+import { createPortfolioService } from './services/portfolio';
+import { createReviewService } from './services/review';
 
 export interface CoreDeps {
   /** Folder of the cache database; created if missing. */
@@ -86,6 +89,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     campaigns: createCampaignsService(db),
     audiences: createAudiencesService(db),
     tags: createTagsService(db),
+    review: createReviewService(db, clock),
+    notes: createNotesService(db, clock),
+    portfolio: createPortfolioService(db, clock),
   };
 
   return {

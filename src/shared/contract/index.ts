@@ -8,6 +8,9 @@ import { app } from './app';
 import { audiences } from './audiences';
 import { campaigns } from './campaigns';
 import type { EventName, EventPayload } from './events';
+import { notes } from './notes';
+import { portfolio } from './portfolio';
+import { review } from './review';
 import { stores } from './stores';
 import { sync } from './sync';
 import { tags } from './tags';
@@ -18,12 +21,26 @@ export * from './audiences';
 export * from './campaigns';
 export * from './common';
 export * from './events';
+export * from './notes';
+export * from './portfolio';
+export * from './review';
 export * from './stores';
 export * from './sync';
 export * from './tags';
 export * from './tests';
 
-export const contract = { app, stores, sync, tests, campaigns, audiences, tags } as const;
+export const contract = {
+  app,
+  stores,
+  sync,
+  tests,
+  campaigns,
+  audiences,
+  tags,
+  review,
+  notes,
+  portfolio,
+} as const;
 
 export type Contract = typeof contract;
 export type Namespace = keyof Contract;

@@ -11,3 +11,6 @@ export * from './audiences';
 export * from './set-aside';
 export * from './reads';
 export * from './types';
+export * from './review';
+export * from './notes';
+export { hasUserData } from './user-data/attached';

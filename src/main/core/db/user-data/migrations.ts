@@ -2,5 +2,6 @@
 // as schema `user`. Frozen once released, like the cache's: a change is a new entry at the end.
 // Every statement names its table `user.<name>`, since the file is attached to the cache's connection.
 import type { Migration } from '../migrations';
+import { userMigrationReviewMemory } from './001-review-memory';
 
-export const USER_DATA_MIGRATIONS: readonly Migration[] = [];
+export const USER_DATA_MIGRATIONS: readonly Migration[] = [userMigrationReviewMemory];
