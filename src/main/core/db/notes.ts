@@ -40,8 +40,8 @@ export function notesFor(db: Db, storeId: string | null = null): Map<string, str
   if (!hasUserData(db)) return notes;
   const rows = statement<{ storeId: string; testId: string; body: string }>(
     db,
-    `SELECT store_id AS storeId, test_id AS testId, body FROM user.notes WHERE ?1 IS NULL OR store_id = ?1`,
-  ).all(storeId);
+    `SELECT store_id AS storeId, test_id AS testId, body FROM user.notes WHERE @storeId IS NULL OR store_id = @storeId`,
+  ).all({ storeId });
   for (const row of rows) notes.set(noteKey(row.storeId, row.testId), row.body);
   return notes;
 }

@@ -148,7 +148,7 @@ export type ProbabilityEnds = {
   nowAt: string | null;
 };
 
-/** Per test of a store: the probability to win as of `since` and the newest one, when that is newer. */
+/** Per test of a store with a snapshot after `since`: the probability to win as of `since` (or first known) and the newest. */
 export function probabilityEnds(db: Db, storeId: string, since: string): ProbabilityEnds[] {
   return statement<ProbabilityEnds>(
     db,
@@ -159,11 +159,14 @@ export function probabilityEnds(db: Db, storeId: string, since: string): Probabi
      JOIN user.test_snapshots n ON n.id = (
        SELECT id FROM user.test_snapshots x WHERE x.store_id = s.store_id AND x.test_id = s.test_id
        ORDER BY x.at DESC, x.id DESC LIMIT 1)
-     LEFT JOIN user.test_snapshots b ON b.id = (
-       SELECT id FROM user.test_snapshots x WHERE x.store_id = s.store_id AND x.test_id = s.test_id AND x.at <= ?2
-       ORDER BY x.at DESC, x.id DESC LIMIT 1)
-     WHERE s.store_id = ?1 AND n.at > ?2`,
-  ).all(storeId, since);
+     LEFT JOIN user.test_snapshots b ON b.id = coalesce(
+       (SELECT id FROM user.test_snapshots x WHERE x.store_id = s.store_id AND x.test_id = s.test_id AND x.at <= @since
+        ORDER BY x.at DESC, x.id DESC LIMIT 1),
+       -- A date before Splitbook first saw the test: compare with the first state it knows.
+       (SELECT id FROM user.test_snapshots x WHERE x.store_id = s.store_id AND x.test_id = s.test_id
+        ORDER BY x.at, x.id LIMIT 1))
+     WHERE s.store_id = @storeId AND n.at > @since`,
+  ).all({ storeId, since });
 }
 
 /** Every snapshot of one test, oldest first. */
@@ -178,8 +181,8 @@ export function countSnapshots(db: Db, storeId: string | null = null): number {
   return (
     statement<{ n: number }>(
       db,
-      `SELECT count(*) AS n FROM user.test_snapshots WHERE ?1 IS NULL OR store_id = ?1`,
-    ).get(storeId)?.n ?? 0
+      `SELECT count(*) AS n FROM user.test_snapshots WHERE @storeId IS NULL OR store_id = @storeId`,
+    ).get({ storeId })?.n ?? 0
   );
 }
 
