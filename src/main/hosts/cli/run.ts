@@ -6,6 +6,7 @@ import type { Core } from '../../core';
 import { summarizeIssues } from '../../../shared/validation';
 import { addDemo, addStore, exportTests, listStores, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';
+import { markReviewed, printChanges } from './review-commands';
 
 export const USAGE = `usage: splitbook-cli [--data-dir DIR] <command>
 
@@ -14,7 +15,9 @@ commands:
   add-store --name NAME --base-url URL    add a store; the API key is read from ${API_KEY_ENV} or stdin
   add-demo                                add the simulated demo store
   sync [--store ID | --all]               sync one store, or all (the default)
-  export-tests [--store ID] --out FILE    write the cached tests (of one store, or all) as CSV`;
+  export-tests [--store ID] --out FILE    write the cached tests (of one store, or all) as CSV
+  changes [--store ID] [--since DATE]     what changed since the last review (or DATE), per store
+  review --store ID                       mark the store reviewed: its changes start again from now`;
 
 /** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
 export async function runCli(
@@ -40,6 +43,7 @@ export async function runCli(
         store: { type: 'string' },
         all: { type: 'boolean', default: false },
         out: { type: 'string' },
+        since: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -79,6 +83,10 @@ export async function runCli(
         return await addDemo(core, io);
       case 'sync':
         return await sync(core, io, values.store ?? null);
+      case 'changes':
+        return await printChanges(core, io, values.store ?? null, values.since ?? null);
+      case 'review':
+        return await markReviewed(core, io, values.store ?? '');
       default:
         return await exportTests(core, io, values.store ?? null, values.out ?? '');
     }
@@ -93,7 +101,14 @@ export async function runCli(
 function checkUsage(
   command: string | undefined,
   extra: readonly string[],
-  values: { name?: string; 'base-url'?: string; store?: string; all?: boolean; out?: string },
+  values: {
+    name?: string;
+    'base-url'?: string;
+    store?: string;
+    all?: boolean;
+    out?: string;
+    since?: string;
+  },
 ): string | null {
   if (!command) return 'No command given.';
   if (extra.length > 0) return `Unexpected argument: ${extra[0]}`;
@@ -107,6 +122,12 @@ function checkUsage(
       return values.store && values.all ? 'Use --store ID or --all, not both.' : null;
     case 'export-tests':
       return values.out ? null : 'export-tests needs --out FILE.';
+    case 'changes':
+      return values.since === undefined || !Number.isNaN(Date.parse(values.since))
+        ? null
+        : `--since needs a date (YYYY-MM-DD), not ${values.since}.`;
+    case 'review':
+      return values.store ? null : 'review needs --store ID.';
     default:
       return `Unknown command: ${command}`;
   }
