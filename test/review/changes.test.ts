@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Test, TestResults } from '../../src/shared/api';
 import type { ChangeLine } from '../../src/shared/contract';
 import type { Core } from '../../src/main/core/types';
-import { createSimulator, serveSimulator, type ServedSimulator, type Simulator } from '../../src/simulator';
+import {
+  createSimulator,
+  serveSimulator,
+  type ServedSimulator,
+  type Simulator,
+} from '../../src/simulator';
 import { allTestRows, startCore, syncStore, tempDir, testSecrets } from '../support/core';
 
 const STORE = 'Acme Outdoor';
@@ -53,7 +58,11 @@ const META: Record<string, (t: Test) => unknown> = {
   impact: (t) => t.impact,
   effort: (t) => t.effort,
   implemented: (t) => t.implemented,
-  tags: (t) => t.tags.map((tag) => tag.name).sort().join(', '),
+  tags: (t) =>
+    t.tags
+      .map((tag) => tag.name)
+      .sort()
+      .join(', '),
   campaign: (t) => t.campaign?.name ?? null,
   goal: (t) => t.goal,
   device: (t) => t.device,
@@ -104,7 +113,12 @@ beforeAll(async () => {
   served = await serveSimulator(simulator);
   core = await restart();
   const apiKey = simulator.stores[0]?.apiKey ?? '';
-  const store = await core.services.stores.add({ name: STORE, baseUrl: served.url, apiKey });
+  const store = await core.services.stores.add({
+    name: STORE,
+    baseUrl: served.url,
+    apiKey,
+    sessionOnly: false,
+  });
   storeId = store.id;
   await sync();
 });
@@ -145,8 +159,14 @@ describe('the review memory', { timeout: 60_000 }, () => {
     // Status changes, another user's edits and a removed test, then two weeks of traffic (tiers move).
     simulator.touchTest(STORE, pick('draft').id, { status: 'active', startAt: daysAgo(3) });
     simulator.touchTest(STORE, pick('active').id, { status: 'paused' });
-    simulator.touchTest(STORE, pick('active', 1).id, { status: 'completed', endAt: now.toISOString() });
-    simulator.touchTest(STORE, pick('completed').id, { title: 'Renamed by a colleague', priority: 'high' });
+    simulator.touchTest(STORE, pick('active', 1).id, {
+      status: 'completed',
+      endAt: now.toISOString(),
+    });
+    simulator.touchTest(STORE, pick('completed').id, {
+      title: 'Renamed by a colleague',
+      priority: 'high',
+    });
     simulator.removeTest(STORE, pick('draft', 1).id);
     simulator.advanceDays(14);
     const after = truth();
@@ -181,7 +201,11 @@ describe('the review memory', { timeout: 60_000 }, () => {
     const history = await core.services.review.history({ storeId, testId: line.testId });
     expect(history[0]?.baseline).toBe(true);
     expect(history.at(-1)?.status).toBe('completed');
-    expect(history.at(-1)?.changes).toContainEqual({ field: 'status', from: 'active', to: 'completed' });
+    expect(history.at(-1)?.changes).toContainEqual({
+      field: 'status',
+      from: 'active',
+      to: 'completed',
+    });
   });
 
   it('keeps notes across a restart, a re-key and a full re-sync, and finds tests by them', async () => {

@@ -17,7 +17,14 @@ beforeAll(async () => {
   served = await serveSimulator(simulator);
   const core = await startCore(data.path, { secrets: testSecrets(), clock: () => simulator.now() });
   const apiKey = simulator.stores[0]?.apiKey ?? '';
-  storeId = (await core.services.stores.add({ name: 'Acme', baseUrl: served.url, apiKey })).id;
+  storeId = (
+    await core.services.stores.add({
+      name: 'Acme',
+      baseUrl: served.url,
+      apiKey,
+      sessionOnly: false,
+    })
+  ).id;
   expect((await syncStore(core, storeId)).outcome).toBe('ok');
   const test = simulator.snapshot('Acme').tests[0];
   renamedId = test?.id ?? '';
@@ -36,13 +43,20 @@ describe('the review commands', { timeout: 60_000 }, () => {
     const before = await cli(['changes']);
     expect(before.stderr).toBe('');
     expect(before.code).toBe(0);
-    expect(before.stdout).toContain(`Acme (${storeId}): 1 change since the first sync (never reviewed)`);
+    expect(before.stdout).toContain(
+      `Acme (${storeId}): 1 change since the first sync (never reviewed)`,
+    );
     expect(before.stdout).toMatch(
-      new RegExp(`Hero copy, take two \\[${renamedId}\\]: Title changed on the server: .* → “Hero copy, take two”`),
+      new RegExp(
+        `Hero copy, take two \\[${renamedId}\\]: Title changed on the server: .* → “Hero copy, take two”`,
+      ),
     );
 
     const reviewed = await cli(['review', '--store', storeId]);
-    expect(reviewed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Marked .* reviewed at /) });
+    expect(reviewed).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Marked .* reviewed at /),
+    });
 
     const after = await cli(['changes', '--store', storeId]);
     expect(after.stdout).toMatch(/Acme .*: 0 changes since the review of /);

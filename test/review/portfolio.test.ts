@@ -16,7 +16,12 @@ function fixture(): Db {
   addStore(db, 'b', 'Beta');
   addStore(db, 'c', 'Gamma');
   const write = (storeId: string, tests: [Test, Partial<TestResults> | null][]) => {
-    upsertTests(db, { storeId, tests: tests.map(([t]) => t), runId: 'r', syncedAt: '2026-06-15T00:00:00Z' });
+    upsertTests(db, {
+      storeId,
+      tests: tests.map(([t]) => t),
+      runId: 'r',
+      syncedAt: '2026-06-15T00:00:00Z',
+    });
     for (const [test, results] of tests) {
       if (results === null) continue;
       upsertResults(db, {
@@ -41,24 +46,54 @@ function fixture(): Db {
   });
   write('a', [
     // won: 10 days, +500
-    [ended(1, '2026-05-01T00:00:00Z', '2026-05-11T00:00:00Z', { surfaceArea: 'checkout', tags: [tag(1, 'Pricing')] }),
-      { changeRevenue: 500, lifecycle: life('significant', 'variant') }],
+    [
+      ended(1, '2026-05-01T00:00:00Z', '2026-05-11T00:00:00Z', {
+        surfaceArea: 'checkout',
+        tags: [tag(1, 'Pricing')],
+      }),
+      { changeRevenue: 500, lifecycle: life('significant', 'variant') },
+    ],
     // won: 20 days, +250
-    [ended(2, '2026-04-01T00:00:00Z', '2026-04-21T00:00:00Z', { surfaceArea: 'checkout' }),
-      { changeRevenue: 250, lifecycle: life('significant', 'variant') }],
+    [
+      ended(2, '2026-04-01T00:00:00Z', '2026-04-21T00:00:00Z', { surfaceArea: 'checkout' }),
+      { changeRevenue: 250, lifecycle: life('significant', 'variant') },
+    ],
     // lost: 30 days; its revenue is not a winner's
-    [ended(3, '2026-04-10T00:00:00Z', '2026-05-10T00:00:00Z', { tags: [tag(1, 'Pricing')] }),
-      { changeRevenue: -90, lifecycle: life('significant', 'control') }],
-    [makeTest({ n: 4, status: 'active', startAt: '2026-06-01T00:00:00Z' }), { lifecycle: life('emerging', 'variant') }],
+    [
+      ended(3, '2026-04-10T00:00:00Z', '2026-05-10T00:00:00Z', { tags: [tag(1, 'Pricing')] }),
+      { changeRevenue: -90, lifecycle: life('significant', 'control') },
+    ],
+    [
+      makeTest({ n: 4, status: 'active', startAt: '2026-06-01T00:00:00Z' }),
+      { lifecycle: life('emerging', 'variant') },
+    ],
     [makeTest({ n: 5, status: 'draft' }), null],
   ]);
   write('b', [
     // inconclusive (cancelled, emerging): 5 days
-    [makeTest({ n: 11, status: 'cancelled', startAt: '2026-06-01T00:00:00Z', endAt: '2026-06-06T00:00:00Z' }),
-      { changeRevenue: 70, lifecycle: life('emerging', 'variant') }],
+    [
+      makeTest({
+        n: 11,
+        status: 'cancelled',
+        startAt: '2026-06-01T00:00:00Z',
+        endAt: '2026-06-06T00:00:00Z',
+      }),
+      { changeRevenue: 70, lifecycle: life('emerging', 'variant') },
+    ],
     // ended 120 days ago: outside the window
-    [ended(12, '2026-01-01T00:00:00Z', '2026-02-15T00:00:00Z'), { lifecycle: life('significant', 'variant') }],
-    [makeTest({ n: 13, status: 'active', startAt: '2026-05-20T00:00:00Z', tags: [tag(2, 'pricing')] }), null],
+    [
+      ended(12, '2026-01-01T00:00:00Z', '2026-02-15T00:00:00Z'),
+      { lifecycle: life('significant', 'variant') },
+    ],
+    [
+      makeTest({
+        n: 13,
+        status: 'active',
+        startAt: '2026-05-20T00:00:00Z',
+        tags: [tag(2, 'pricing')],
+      }),
+      null,
+    ],
     [makeTest({ n: 14, status: 'paused', startAt: '2026-05-21T00:00:00Z' }), null],
   ]);
   // Gamma: nothing yet.

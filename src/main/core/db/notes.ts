@@ -50,7 +50,13 @@ export function noteKey(storeId: string, testId: string): string {
   return `${storeId}\u0000${testId}`;
 }
 
-export type AnnotationRow = { id: number; storeId: string; day: string; label: string; createdAt: string };
+export type AnnotationRow = {
+  id: number;
+  storeId: string;
+  day: string;
+  label: string;
+  createdAt: string;
+};
 
 export function listAnnotations(db: Db, storeId: string): AnnotationRow[] {
   if (!hasUserData(db)) return [];

@@ -197,7 +197,11 @@ export function stateAt(db: Db, storeId: string, testId: string, at: string): st
   );
 }
 
-export type StoreMark = { storeId: string; reviewedAt: string | null; compactedUntil: string | null };
+export type StoreMark = {
+  storeId: string;
+  reviewedAt: string | null;
+  compactedUntil: string | null;
+};
 
 export function storeMark(db: Db, storeId: string): StoreMark {
   return (

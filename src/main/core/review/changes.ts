@@ -36,7 +36,12 @@ export function listChanges(db: Db, input: ChangesInput): ChangesReport {
     const storeLines =
       since === null
         ? []
-        : storeChanges(db, { storeId: store.id, storeName: store.name }, since, input.probabilityThreshold);
+        : storeChanges(
+            db,
+            { storeId: store.id, storeName: store.name },
+            since,
+            input.probabilityThreshold,
+          );
     summaries.push({
       storeId: store.id,
       storeName: store.name,
@@ -76,7 +81,8 @@ function storeChanges(
     }
   }
   for (const ends of probabilityEnds(db, store.storeId, since)) {
-    if (!ends.beforeKnown || ends.before === null || ends.now === null || ends.nowAt === null) continue;
+    if (!ends.beforeKnown || ends.before === null || ends.now === null || ends.nowAt === null)
+      continue;
     if (Math.abs(ends.now - ends.before) <= threshold) continue;
     let fields = byTest.get(ends.testId);
     if (!fields) byTest.set(ends.testId, (fields = new Map()));
@@ -153,10 +159,15 @@ export function fieldLabel(field: string): string {
 
 export function showValue(value: ChangeValue, field = ''): string {
   if (value === null || value === '') return 'none';
-  if (typeof value === 'number' && field === 'probabilityToWin') return `${Math.round(value * 100)}%`;
+  if (typeof value === 'number' && field === 'probabilityToWin')
+    return `${Math.round(value * 100)}%`;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   const text = String(value);
-  return text.length > 80 ? `“${text.slice(0, 77)}…”` : field === 'title' || field === 'hypothesis' ? `“${text}”` : text;
+  return text.length > 80
+    ? `“${text.slice(0, 77)}…”`
+    : field === 'title' || field === 'hypothesis'
+      ? `“${text}”`
+      : text;
 }
 
 function summaryOf(kind: ChangeKind, field: string, net: Net): string {

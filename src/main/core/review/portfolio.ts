@@ -5,7 +5,7 @@ import {
   type PortfolioCount,
   type PortfolioFigures,
 } from '../../../shared/contract';
-import { isEnded, isLive } from '../../../shared/domain/lifecycle';
+import { isEnded } from '../../../shared/domain/lifecycle';
 import { listStoreRows, portfolioRows, type Db, type PortfolioRow } from '../db';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -61,7 +61,8 @@ function figures(
   for (const row of rows) {
     statuses.set(row.status, (statuses.get(row.status) ?? 0) + 1);
     if (row.status === 'active') running += 1;
-    if (row.campaignId !== null) bump(campaigns, row.campaignId, row.campaignName ?? row.campaignId);
+    if (row.campaignId !== null)
+      bump(campaigns, row.campaignId, row.campaignName ?? row.campaignId);
     for (const tag of tagNames(row.tagNames)) bump(tags, tag.toLowerCase(), tag);
     bump(areas, row.surfaceArea ?? '', row.surfaceArea ?? 'Not set');
     const month = row.startAt?.slice(0, 7);
@@ -131,7 +132,8 @@ export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  const value = sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  const value =
+    sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
   return value ?? null;
 }
 

@@ -12,7 +12,14 @@ import {
   type Db,
   type TrackedRow,
 } from '../db';
-import { DRIFT_FIELDS, Tracked, diffTracked, roundFigure, type Meta, type TestState } from './state';
+import {
+  DRIFT_FIELDS,
+  Tracked,
+  diffTracked,
+  roundFigure,
+  type Meta,
+  type TestState,
+} from './state';
 
 /** Snapshots younger than this are all kept; older drift-only ones are thinned to one a week. */
 export const KEEP_ALL_DAYS = 90;

@@ -47,7 +47,12 @@ export type ChangeValue = string | number | boolean | null;
 export type Changes = Record<string, [ChangeValue, ChangeValue]>;
 
 /** Changes that are only the running figures moving: thinned with age (see thinDriftSnapshots). */
-export const DRIFT_FIELDS = ['visitorsControl', 'visitorsVariant', 'lift', 'probabilityToWin'] as const;
+export const DRIFT_FIELDS = [
+  'visitorsControl',
+  'visitorsVariant',
+  'lift',
+  'probabilityToWin',
+] as const;
 
 const CORE_FIELDS = [
   'status',

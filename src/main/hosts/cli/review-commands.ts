@@ -21,9 +21,13 @@ export async function printChanges(
       : store.reviewedAt
         ? `since the review of ${store.reviewedAt}`
         : 'since the first sync (never reviewed)';
-    io.out(`${store.storeName} (${store.storeId}): ${store.count} change${store.count === 1 ? '' : 's'} ${window}`);
+    io.out(
+      `${store.storeName} (${store.storeId}): ${store.count} change${store.count === 1 ? '' : 's'} ${window}`,
+    );
     for (const line of report.lines.filter((l) => l.storeId === store.storeId)) {
-      io.out(`  ${line.at.slice(0, 16).replace('T', ' ')}  ${line.testTitle} [${line.testId}]: ${line.summary}`);
+      io.out(
+        `  ${line.at.slice(0, 16).replace('T', ' ')}  ${line.testTitle} [${line.testId}]: ${line.summary}`,
+      );
     }
   }
   return 0;
