@@ -3,6 +3,7 @@ import { benchIngest, benchSync } from './sync.bench';
 import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
+import { benchReview } from './review.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   'list-query': benchListQuery,
   renderer: benchRenderer,
   statistics: benchStatistics,
+  review: benchReview,
 };
 
 for (const [name, run] of Object.entries(benches)) {

@@ -51,12 +51,14 @@ export function listChanges(db: Db, input: ChangesInput): ChangesReport {
     });
     lines.push(...storeLines);
   }
+  // Plain code-unit comparison: localeCompare is too slow for thousands of lines, and ISO times sort as text.
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   lines.sort(
     (a, b) =>
-      b.at.localeCompare(a.at) ||
-      a.storeName.localeCompare(b.storeName) ||
-      a.testTitle.localeCompare(b.testTitle) ||
-      a.field.localeCompare(b.field),
+      cmp(b.at, a.at) ||
+      cmp(a.storeName, b.storeName) ||
+      cmp(a.testTitle, b.testTitle) ||
+      cmp(a.field, b.field),
   );
   return { stores: summaries, lines };
 }

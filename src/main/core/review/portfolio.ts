@@ -31,68 +31,103 @@ export function endedInWindow(row: PortfolioRow, now: number, days = OUTCOME_WIN
 
 export function portfolio(db: Db, now: number): Portfolio {
   const stores = listStoreRows(db);
-  const rows = portfolioRows(db);
-  const byStore = new Map<string, PortfolioRow[]>(stores.map((s) => [s.id, []]));
-  for (const row of rows) byStore.get(row.storeId)?.push(row);
+  const months = monthKeys(now);
+  const total = accumulator(months);
+  const byStore = new Map(stores.map((s) => [s.id, accumulator(months)]));
+  // One pass: each row is read once and added to its store's figures and to the total.
+  for (const row of portfolioRows(db)) {
+    const seen = readRow(row, now);
+    add(total, seen);
+    const own = byStore.get(row.storeId);
+    if (own) add(own, seen);
+  }
   return {
     asOf: new Date(now).toISOString(),
     windowDays: OUTCOME_WINDOW_DAYS,
-    total: figures(null, 'All stores', rows, now),
-    stores: stores.map((s) => figures(s.id, s.name, byStore.get(s.id) ?? [], now)),
+    total: finish(null, 'All stores', total, months),
+    stores: stores.map((s) =>
+      finish(s.id, s.name, byStore.get(s.id) ?? accumulator(months), months),
+    ),
   };
 }
 
-function figures(
+type Seen = {
+  row: PortfolioRow;
+  tags: string[];
+  month: string | null;
+  outcome: Outcome | null;
+  days: number | null;
+};
+
+function readRow(row: PortfolioRow, now: number): Seen {
+  const ended = endedInWindow(row, now);
+  return {
+    row,
+    tags: tagNames(row.tagNames),
+    month: row.startAt !== null && isStarted(row.status) ? row.startAt.slice(0, 7) : null,
+    outcome: ended ? outcomeOf(row) : null,
+    days: ended ? durationDays(row) : null,
+  };
+}
+
+type Accumulator = ReturnType<typeof accumulator>;
+
+function accumulator(months: readonly string[]) {
+  return {
+    tests: 0,
+    running: 0,
+    statuses: new Map<string, { label: string; count: number }>(),
+    campaigns: new Map<string, { label: string; count: number }>(),
+    tags: new Map<string, { label: string; count: number }>(),
+    areas: new Map<string, { label: string; count: number }>(),
+    ended: { won: 0, lost: 0, inconclusive: 0, total: 0 },
+    durations: [] as number[],
+    winnersRevenue: 0,
+    started: new Map(months.map((m) => [m, 0])),
+  };
+}
+
+function add(a: Accumulator, { row, tags, month, outcome, days }: Seen): void {
+  a.tests += 1;
+  bump(a.statuses, row.status, row.status);
+  if (row.status === 'active') a.running += 1;
+  if (row.campaignId !== null)
+    bump(a.campaigns, row.campaignId, row.campaignName ?? row.campaignId);
+  for (const tag of tags) bump(a.tags, tag.toLowerCase(), tag);
+  bump(a.areas, row.surfaceArea ?? '', row.surfaceArea ?? 'Not set');
+  if (month !== null) {
+    const n = a.started.get(month);
+    if (n !== undefined) a.started.set(month, n + 1);
+  }
+  if (outcome !== null) {
+    a.ended[outcome] += 1;
+    a.ended.total += 1;
+    if (outcome === 'won') a.winnersRevenue += row.changeRevenue ?? 0;
+    if (days !== null) a.durations.push(days);
+  }
+}
+
+function finish(
   storeId: string | null,
   storeName: string,
-  rows: readonly PortfolioRow[],
-  now: number,
+  a: Accumulator,
+  months: readonly string[],
 ): PortfolioFigures {
-  const statuses = new Map<string, number>();
-  const campaigns = new Map<string, { label: string; count: number }>();
-  const tags = new Map<string, { label: string; count: number }>();
-  const areas = new Map<string, { label: string; count: number }>();
-  const ended = { won: 0, lost: 0, inconclusive: 0, total: 0 };
-  const durations: number[] = [];
-  let running = 0;
-  let winnersRevenue = 0;
-  const months = monthKeys(now);
-  const started = new Map(months.map((m) => [m, 0]));
-  for (const row of rows) {
-    statuses.set(row.status, (statuses.get(row.status) ?? 0) + 1);
-    if (row.status === 'active') running += 1;
-    if (row.campaignId !== null)
-      bump(campaigns, row.campaignId, row.campaignName ?? row.campaignId);
-    for (const tag of tagNames(row.tagNames)) bump(tags, tag.toLowerCase(), tag);
-    bump(areas, row.surfaceArea ?? '', row.surfaceArea ?? 'Not set');
-    const month = row.startAt?.slice(0, 7);
-    if (month !== undefined && started.has(month) && isStarted(row.status)) {
-      started.set(month, (started.get(month) ?? 0) + 1);
-    }
-    if (endedInWindow(row, now)) {
-      const outcome = outcomeOf(row);
-      ended[outcome] += 1;
-      ended.total += 1;
-      if (outcome === 'won') winnersRevenue += row.changeRevenue ?? 0;
-      const days = durationDays(row);
-      if (days !== null) durations.push(days);
-    }
-  }
   return {
     storeId,
     storeName,
-    tests: rows.length,
-    byStatus: counts(new Map([...statuses].map(([k, n]) => [k, { label: k, count: n }]))),
-    running,
-    ended,
-    winRate: ended.total === 0 ? null : ended.won / ended.total,
-    medianDurationDays: median(durations),
-    startedPerMonth: months.map((month) => ({ month, count: started.get(month) ?? 0 })),
+    tests: a.tests,
+    byStatus: counts(a.statuses),
+    running: a.running,
+    ended: a.ended,
+    winRate: a.ended.total === 0 ? null : a.ended.won / a.ended.total,
+    medianDurationDays: median(a.durations),
+    startedPerMonth: months.map((month) => ({ month, count: a.started.get(month) ?? 0 })),
     // Per store only: stores may sell in different currencies, so a sum across them means nothing.
-    winnersChangeRevenue: storeId === null ? null : winnersRevenue,
-    byCampaign: counts(campaigns),
-    byTag: counts(tags),
-    bySurfaceArea: counts(areas),
+    winnersChangeRevenue: storeId === null ? null : a.winnersRevenue,
+    byCampaign: counts(a.campaigns),
+    byTag: counts(a.tags),
+    bySurfaceArea: counts(a.areas),
   };
 }
 
