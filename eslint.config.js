@@ -30,7 +30,7 @@ const LAYERS = {
     why: 'The sandboxed preload may import only electron, src/shared/channels and types (import type) from the contract and src/shared/problem',
   },
   renderer: {
-    may: ['renderer', ...SHARED, ...pkg('svelte', 'chart.js', 'zod')],
+    may: ['renderer', ...SHARED, ...pkg('svelte', 'chart.js', 'chartjs-plugin-annotation', 'zod')],
     why: 'The renderer talks only to the Bridge: it may import src/shared and UI packages (svelte, chart.js, zod)',
   },
   simulator: {

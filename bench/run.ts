@@ -4,6 +4,7 @@ import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
 import { benchEdits } from './edits.bench';
+import { benchReview } from './review.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   renderer: benchRenderer,
   statistics: benchStatistics,
   edits: benchEdits,
+  review: benchReview,
 };
 
 // An unknown name is an error, never a silent run of nothing.

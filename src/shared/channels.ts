@@ -24,6 +24,9 @@ export const METHOD_NAMES = {
     'resolveConflict',
     'push',
   ],
+  review: ['changes', 'markReviewed', 'history'],
+  notes: ['get', 'set', 'annotations', 'addAnnotation', 'removeAnnotation'],
+  portfolio: ['figures'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */

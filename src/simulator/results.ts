@@ -275,10 +275,16 @@ function lifecycleOf(
   };
 }
 
-/** The last instant the test collects data: its end, else `now`. */
+/**
+ * The last instant the test collects data: its end; for a paused or suspended test, its last update
+ * (when it was paused: no traffic is split while it stays so); else `now`.
+ */
 function lastDataMoment(test: Test, now: number): number {
   const end = test.endAt === null ? Number.NaN : Date.parse(test.endAt);
-  return Number.isNaN(end) ? now : Math.min(end, now);
+  if (!Number.isNaN(end)) return Math.min(end, now);
+  const halted = test.status === 'paused' || test.status === 'suspended';
+  const pausedAt = Date.parse(test.updatedAt);
+  return halted && !Number.isNaN(pausedAt) ? Math.min(pausedAt, now) : now;
 }
 
 /**

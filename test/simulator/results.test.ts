@@ -100,9 +100,14 @@ describe('results of every launched test', () => {
     }
   });
 
-  it('have a daily series, one key per day from start to end (or today), adding up to the totals', () => {
+  it('have a daily series, one key per day from start to end (or the pause, or today), adding up to the totals', () => {
     for (const { test, results } of all) {
-      const last = isEnded(test.status) ? (test.endAt ?? '') : new Date(NOW).toISOString();
+      const halted = test.status === 'paused' || test.status === 'suspended';
+      const last = isEnded(test.status)
+        ? (test.endAt ?? '')
+        : halted
+          ? test.updatedAt
+          : new Date(NOW).toISOString();
       expect(Object.keys(results.daily)).toEqual(dayKeys(test.startAt ?? '', last));
       const days = Object.values(results.daily);
       expectSumsTo(
@@ -212,18 +217,21 @@ describe('live tests', () => {
     );
   });
 
-  it('include paused and suspended tests, while ended tests keep their results', () => {
+  it('gain data while active; paused and suspended tests, like ended ones, keep their results', () => {
     const sim = createSimulator({ now: () => NOW, stores: [{ name: 'Shop', tests: 200 }] });
     const paused = firstWith(
       sim,
       (each) => each.status === 'paused' || each.status === 'suspended',
     );
     const ended = firstWith(sim, (each) => isEnded(each.status));
+    const active = firstWith(sim, (each) => each.status === 'active');
     expect(isLive(paused.status)).toBe(true);
-    const pausedBefore = resultsOf(sim, paused.id).totalVisitors;
+    const pausedBefore = resultsOf(sim, paused.id);
     const endedBefore = resultsOf(sim, ended.id);
+    const activeBefore = resultsOf(sim, active.id).totalVisitors;
     sim.advanceDays(2);
-    expect(resultsOf(sim, paused.id).totalVisitors).toBeGreaterThan(pausedBefore);
+    expect(resultsOf(sim, active.id).totalVisitors).toBeGreaterThan(activeBefore);
+    expect(resultsOf(sim, paused.id)).toEqual(pausedBefore);
     expect(resultsOf(sim, ended.id)).toEqual(endedBefore);
   });
 });

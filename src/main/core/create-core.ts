@@ -23,6 +23,9 @@ import { createReportsService } from './services/reports';
 import type { SaveFile } from './reports/save';
 import { writeExport } from './reports/export';
 import { writeFileAtomically } from './reports/write-file';
+import { createNotesService } from './services/notes';
+import { createPortfolioService } from './services/portfolio';
+import { createReviewService } from './services/review';
 
 export interface CoreDeps {
   /** Folder of the cache database; created if missing. */
@@ -111,6 +114,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     tags: createTagsService(db),
     reports: createReportsService({ db, clock, saveFile: deps.saveFile, emit }),
     edits: createEditsService({ db, stores, engine, clock, emit, pushOnEdit: deps.pushOnEdit }),
+    review: createReviewService(db, clock),
+    notes: createNotesService(db, clock),
+    portfolio: createPortfolioService(db, clock),
   };
 
   return {

@@ -10,6 +10,9 @@ import { campaigns } from './campaigns';
 import { reports } from './reports';
 import { edits } from './edits';
 import type { EventName, EventPayload } from './events';
+import { notes } from './notes';
+import { portfolio } from './portfolio';
+import { review } from './review';
 import { stores } from './stores';
 import { sync } from './sync';
 import { tags } from './tags';
@@ -22,6 +25,9 @@ export * from './common';
 export * from './edits';
 export * from './events';
 export * from './reports';
+export * from './notes';
+export * from './portfolio';
+export * from './review';
 export * from './stores';
 export * from './sync';
 export * from './tags';
@@ -37,6 +43,9 @@ export const contract = {
   tags,
   reports,
   edits,
+  review,
+  notes,
+  portfolio,
 } as const;
 
 export type Contract = typeof contract;

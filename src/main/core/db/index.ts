@@ -13,3 +13,6 @@ export * from './reads';
 export * from './types';
 export * from './outbox';
 export * from './local-copies';
+export * from './review';
+export * from './notes';
+export { hasUserData } from './user-data/attached';

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError, problem } from '../../../shared/problem';
 import { migrate } from './migrations';
+import { unpackJson } from './values';
 import { USER_DATA_MIGRATIONS } from './user-data/migrations';
 import type { Db } from './types';
 
@@ -35,6 +36,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // 32 MiB of page cache (the default is 2 MiB): the test list's indexes and rows for tens
     // of thousands of tests stay in memory between pages.
     db.pragma('cache_size = -32768');
+    // Compressed records (results_raw.raw_packed) read in SQL, e.g. json_extract(unpack_json(x), '$.a').
+    db.function('unpack_json', { deterministic: true }, (packed: unknown) =>
+      packed instanceof Uint8Array ? unpackJson(packed) : null,
+    );
     migrate(db);
     if (options.userDataFile) attachUserData(db, options.userDataFile);
     return db;

@@ -13,6 +13,7 @@ import { problem } from '../../../shared/problem';
 import { memoized } from './memo';
 import { statement } from './statements';
 import type { Db } from './types';
+import { hasUserData } from './user-data/attached';
 
 type SortDir = TestListInput['sort']['dir'];
 type SortValue = string | number;
@@ -96,7 +97,7 @@ function scopeWhere(filter: TestFilter): Where {
  * share of tests, so they too are kept off indexes (`+`); campaign, tag and search are
  * selective, and there seeking the matches and sorting them is the cheaper plan.
  */
-export function filterWhere(filter: TestFilter, withStatuses: boolean): Where {
+export function filterWhere(filter: TestFilter, withStatuses: boolean, withNotes = false): Where {
   const where = scopeWhere(filter);
   if (withStatuses && filter.statuses.length > 0) {
     add(where, '+t.status IN (SELECT value FROM json_each(?))', JSON.stringify(filter.statuses));
@@ -112,36 +113,55 @@ export function filterWhere(filter: TestFilter, withStatuses: boolean): Where {
     );
   }
   if (filter.campaignId !== null) add(where, 't.campaign_id = ?', filter.campaignId);
-  addSearch(where, filter.search);
+  addSearch(where, filter.search, withNotes);
   return where;
 }
 
 /**
  * Every word must occur, as a substring of any case, in the title, hypothesis or handle.
  * Words of three or more characters go through the trigram index; shorter ones (which
- * trigrams cannot match) fall back to LIKE.
+ * trigrams cannot match) fall back to LIKE. With the user's file attached, a test whose
+ * own note holds every word matches too (notes are few, so a LIKE scan of them is cheap).
  */
-function addSearch(where: Where, search: string): void {
+function addSearch(where: Where, search: string, withNotes: boolean): void {
   const words = search
     .trim()
     .split(/\s+/)
     .filter((word) => word.length > 0);
+  if (words.length === 0) return;
+  const text: Where = { conditions: [], params: [] };
   const indexed = words.filter((word) => [...word].length >= 3);
   const short = words.filter((word) => [...word].length < 3);
   if (indexed.length > 0) {
     const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' ');
-    add(where, 't.seq IN (SELECT rowid FROM tests_fts WHERE tests_fts MATCH ?)', match);
+    add(text, 't.seq IN (SELECT rowid FROM tests_fts WHERE tests_fts MATCH ?)', match);
   }
   for (const word of short) {
-    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(word);
     add(
-      where,
+      text,
       "(t.title LIKE ? ESCAPE '\\' OR t.hypothesis LIKE ? ESCAPE '\\' OR t.handle LIKE ? ESCAPE '\\')",
       pattern,
       pattern,
       pattern,
     );
   }
+  if (!withNotes) {
+    where.conditions.push(...text.conditions);
+    where.params.push(...text.params);
+    return;
+  }
+  const inNote = words.map(() => "n.body LIKE ? ESCAPE '\\'").join(' AND ');
+  add(
+    where,
+    `((${text.conditions.join(' AND ')}) OR (t.store_id, t.id) IN (SELECT n.store_id, n.test_id FROM user.notes n WHERE ${inNote}))`,
+    ...text.params,
+    ...words.map(likePattern),
+  );
+}
+
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function add(where: Where, condition: string, ...params: unknown[]): void {
@@ -205,7 +225,7 @@ export function listTests(db: Db, input: TestListInput): TestPage {
   const { key, dir } = input.sort;
   const sort = SORT_COLUMNS[key];
   const cursor = input.cursor === null ? null : decodeCursor(input.cursor, key, dir);
-  const filter = filterWhere(input, true);
+  const filter = filterWhere(input, true, hasUserData(db));
   const wanted = input.limit + 1; // one more than a page tells whether another page follows
 
   const rows: ListDbRow[] = [];
@@ -317,7 +337,7 @@ export function testFacets(db: Db, filter: TestFilter): Facets {
 }
 
 function computeFacets(db: Db, filter: TestFilter): Facets {
-  const counted = filterWhere(filter, false);
+  const counted = filterWhere(filter, false, hasUserData(db));
   const statusCounts: Record<string, number> = Object.fromEntries(
     TEST_STATUSES.map((status) => [status, 0]),
   );

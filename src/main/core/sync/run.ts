@@ -11,6 +11,7 @@ import type { PhaseContext, RunCounters } from './pull/context';
 import { pullAudiences, pullCampaigns } from './pull/lists';
 import { pullResults } from './pull/results';
 import { pullTests } from './pull/tests';
+import { recordSnapshots } from '../review/snapshots';
 import type { StoreLocks } from './store-lock';
 import { pushStore, type PushSummary } from './push/push';
 
@@ -171,6 +172,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       }
       await pullTests(ctx, deps.perPage);
       await pullResults(ctx, deps.resultsConcurrency);
+      // The review memory: what changed since the last sync, appended to the user's file.
+      recordSnapshots(deps.db, storeId, now());
       await pullCampaigns(ctx);
       await pullAudiences(ctx);
       clearSyncState(deps.db, storeId);

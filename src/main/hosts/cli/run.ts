@@ -7,6 +7,7 @@ import { summarizeIssues } from '../../../shared/validation';
 import { REPORT_NAMES, ExportFormat, ReportName, TestFilter } from '../../../shared/contract';
 import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';
+import { markReviewed, printChanges } from './review-commands';
 
 export const USAGE = `usage: splitbook-cli [--data-dir DIR] <command>
 
@@ -22,7 +23,9 @@ commands:
                                           without --out; progress on stderr. Reports: ${REPORT_NAMES.join(', ')},
                                           or all (with --format xlsx: every report as a sheet).
                                           --status S keeps tests of that status (comma-separated list)
-  export-tests [--store ID] --out FILE    alias of: export tests --out FILE`;
+  export-tests [--store ID] --out FILE    alias of: export tests --out FILE
+  changes [--store ID] [--since DATE]     what changed since the last review (or DATE), per store
+  review --store ID                       mark the store reviewed: its changes start again from now`;
 
 /** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
 export async function runCli(
@@ -51,6 +54,7 @@ export async function runCli(
         status: { type: 'string' },
         format: { type: 'string' },
         'no-bom': { type: 'boolean', default: false },
+        since: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -110,6 +114,10 @@ export async function runCli(
         );
       case 'pending':
         return await pending(core, io, values.store ?? null);
+      case 'changes':
+        return await printChanges(core, io, values.store ?? null, values.since ?? null);
+      case 'review':
+        return await markReviewed(core, io, values.store ?? '');
       default:
         return 2;
     }
@@ -130,6 +138,7 @@ type Values = {
   format?: string;
   status?: string;
   'no-bom'?: boolean;
+  since?: string;
 };
 
 function reportArg(name: string | undefined): ReportName | 'all' {
@@ -167,6 +176,12 @@ function checkUsage(command: string | undefined, extra: readonly string[], value
       return values.store && values.all ? 'Use --store ID or --all, not both.' : null;
     case 'export-tests':
       return values.out ? null : 'export-tests needs --out FILE.';
+    case 'changes':
+      return values.since === undefined || !Number.isNaN(Date.parse(values.since))
+        ? null
+        : `--since needs a date (YYYY-MM-DD), not ${values.since}.`;
+    case 'review':
+      return values.store ? null : 'review needs --store ID.';
     default:
       return `Unknown command: ${command}`;
   }

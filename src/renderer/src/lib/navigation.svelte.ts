@@ -7,6 +7,8 @@ export const VIEWS = [
   { id: 'campaigns', label: 'Campaigns' },
   { id: 'audiences', label: 'Audiences' },
   { id: 'issues', label: 'Sync issues' },
+  { id: 'changes', label: 'Changes' },
+  { id: 'portfolio', label: 'Portfolio' },
 ] as const;
 export type View = (typeof VIEWS)[number]['id'];
 
@@ -37,6 +39,8 @@ class Navigation {
     campaigns: null,
     audiences: null,
     issues: null,
+    changes: null,
+    portfolio: null,
   });
 
   save() {

@@ -9,10 +9,19 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
+import annotationPlugin from 'chartjs-plugin-annotation';
 import { theme } from '../lib/theme.svelte';
 import type { SidePoints } from './series';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Decimation);
+Chart.register(
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  Tooltip,
+  Decimation,
+  annotationPlugin,
+);
 
 export { Chart };
 
@@ -26,7 +35,35 @@ export type LineChartSpec = {
   yTitle: string;
   formatY: (value: number) => string;
   beginAtZero?: boolean;
+  /** The store's dated annotations inside the series, as vertical markers at a day index. */
+  markers?: { x: number; label: string }[];
 };
+
+/** The store's annotations as dashed vertical lines with their label at the top. */
+function markerAnnotations(spec: LineChartSpec, color: string, text: string) {
+  return Object.fromEntries(
+    (spec.markers ?? []).map((marker, i) => [
+      `marker${i}`,
+      {
+        type: 'line' as const,
+        xMin: marker.x,
+        xMax: marker.x,
+        borderColor: color,
+        borderWidth: 1,
+        borderDash: [2, 3],
+        label: {
+          display: true,
+          content: marker.label,
+          position: 'start' as const,
+          backgroundColor: 'transparent',
+          color: text,
+          font: { size: 10 },
+          padding: 2,
+        },
+      },
+    ]),
+  );
+}
 
 /**
  * A line chart of control against variant over days. The x axis is linear in day index (decimation
@@ -83,6 +120,7 @@ export function lineChartConfig(
         },
         // The legend is HTML beside the title (LineChart.svelte), the same in every chart.
         legend: { display: false },
+        annotation: { annotations: markerAnnotations(spec, muted, theme.color('--text')) },
         tooltip: {
           callbacks: {
             title: (items) => {

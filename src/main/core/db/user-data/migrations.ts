@@ -3,5 +3,6 @@
 // Every statement names its table `user.<name>`, since the file is attached to the cache's connection.
 import type { Migration } from '../migrations';
 import { userMigration001 } from './001-outbox';
+import { userMigration002 } from './002-review-memory';
 
-export const USER_DATA_MIGRATIONS: readonly Migration[] = [userMigration001];
+export const USER_DATA_MIGRATIONS: readonly Migration[] = [userMigration001, userMigration002];

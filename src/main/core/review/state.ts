@@ -1,0 +1,95 @@
+// What Splitbook remembers of a test between syncs: its material state, the metadata it compares, and the diff of two.
+import { z } from 'zod';
+
+/** The figures and states a snapshot keeps (History draws these). */
+export const TestState = z.object({
+  status: z.string(),
+  stage: z.string(),
+  removed: z.boolean(),
+  tier: z.string().nullable(),
+  /** Tier per goal (lifecycleByGoal), goal key -> tier. */
+  tiers: z.record(z.string(), z.string()),
+  leader: z.string().nullable(),
+  probabilityToWin: z.number().nullable(),
+  lift: z.number().nullable(),
+  visitorsControl: z.number().nullable(),
+  visitorsVariant: z.number().nullable(),
+});
+export type TestState = z.infer<typeof TestState>;
+
+/** Metadata fields whose server-side edits are reported with old and new values. */
+export const META_FIELDS = [
+  'title',
+  'hypothesis',
+  'priority',
+  'surfaceArea',
+  'impact',
+  'effort',
+  'implemented',
+  'tags',
+  'campaign',
+  'goal',
+  'device',
+  'startAt',
+  'endAt',
+] as const;
+export type MetaField = (typeof META_FIELDS)[number];
+export type Meta = Record<MetaField, string | number | boolean | null>;
+
+export const Tracked = z.object({
+  state: TestState,
+  meta: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+export type Tracked = { state: TestState; meta: Meta };
+
+export type ChangeValue = string | number | boolean | null;
+/** field -> [from, to]; per-goal tiers as `tier:<goal>`; a test first seen after a store's first sync as `added`. */
+export type Changes = Record<string, [ChangeValue, ChangeValue]>;
+
+/** Changes that are only the running figures moving: thinned with age (see thinDriftSnapshots). */
+export const DRIFT_FIELDS = [
+  'visitorsControl',
+  'visitorsVariant',
+  'lift',
+  'probabilityToWin',
+] as const;
+
+const CORE_FIELDS = [
+  'status',
+  'stage',
+  'removed',
+  'tier',
+  'leader',
+  'probabilityToWin',
+  'lift',
+  'visitorsControl',
+  'visitorsVariant',
+] as const;
+
+export function diffTracked(before: Tracked, after: Tracked): Changes {
+  const changes: Changes = {};
+  for (const field of CORE_FIELDS) {
+    const from = before.state[field];
+    const to = after.state[field];
+    if (from !== to) changes[field] = [from, to];
+  }
+  const goals = new Set([...Object.keys(before.state.tiers), ...Object.keys(after.state.tiers)]);
+  for (const goal of [...goals].sort()) {
+    const from = before.state.tiers[goal] ?? null;
+    const to = after.state.tiers[goal] ?? null;
+    if (from !== to) changes[`tier:${goal}`] = [from, to];
+  }
+  for (const field of META_FIELDS) {
+    const from = before.meta[field] ?? null;
+    const to = after.meta[field] ?? null;
+    if (from !== to) changes[field] = [from, to];
+  }
+  return changes;
+}
+
+/** Running figures rounded so float noise in a re-sent number is no change. */
+export function roundFigure(value: number | null, places = 4): number | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  const factor = 10 ** places;
+  return Math.round(value * factor) / factor;
+}

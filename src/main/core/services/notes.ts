@@ -1,0 +1,39 @@
+// `notes.*`: the user's notes per test and annotations per store, in the user's own file; never sent to the API.
+import type { Services } from '../../../shared/contract';
+import { problem } from '../../../shared/problem';
+import {
+  addAnnotation,
+  getNote,
+  getStoreRow,
+  listAnnotations,
+  removeAnnotation,
+  setNote,
+  type Db,
+} from '../db';
+
+export function createNotesService(db: Db, clock: () => number): Services['notes'] {
+  const now = () => new Date(clock()).toISOString();
+  function requireStore(storeId: string): void {
+    if (!getStoreRow(db, storeId)) {
+      throw problem('notFound', 404, 'Store not found', `No store with id ${storeId}.`);
+    }
+  }
+  return {
+    async get({ storeId, testId }) {
+      const note = getNote(db, storeId, testId);
+      return { body: note?.body ?? '', updatedAt: note?.updatedAt ?? null };
+    },
+    async set({ storeId, testId, body }) {
+      requireStore(storeId);
+      const at = now();
+      setNote(db, storeId, testId, body, at);
+      return { body, updatedAt: body.trim() === '' ? null : at };
+    },
+    annotations: async ({ storeId }) => listAnnotations(db, storeId),
+    async addAnnotation({ storeId, day, label }) {
+      requireStore(storeId);
+      return addAnnotation(db, { storeId, day, label, createdAt: now() });
+    },
+    removeAnnotation: async ({ storeId, id }) => ({ removed: removeAnnotation(db, storeId, id) }),
+  };
+}

@@ -1,0 +1,156 @@
+// The review memory in the real renderer (Chromium, browser host, real core, simulator over HTTP): sync, change
+// things on the server, sync, see the changes, open one, write a note, mark reviewed; and the Portfolio view.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/main/core/types';
+import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
+import {
+  createSimulator,
+  serveSimulator,
+  type ServedSimulator,
+  type Simulator,
+} from '../../src/simulator';
+import { launchChromium } from '../support/chromium';
+import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
+
+const RENDERER = resolve('out/renderer');
+const SCREENS = resolve('test-results/screens');
+const STORE = 'Acme Outdoor';
+
+const data = tempDir('splitbook-e2e-review-');
+let core: Core;
+let host: BrowserHost;
+let simulator: Simulator;
+let served: ServedSimulator;
+let browser: Browser;
+let page: Page;
+let storeId = '';
+const pageErrors: string[] = [];
+
+async function screens(name: string) {
+  for (const [w, h] of [
+    [1440, 900],
+    [900, 560],
+  ] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(SCREENS, `review-${name}-${w}-${scheme}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+function openView(label: string) {
+  return page
+    .getByRole('navigation', { name: 'Stores and views' })
+    .getByRole('button', { name: new RegExp(`^${label}`) })
+    .click();
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(RENDERER, 'index.html'))) {
+    throw new Error('The renderer is not built: run `npx electron-vite build` first.');
+  }
+  mkdirSync(SCREENS, { recursive: true });
+  simulator = createSimulator({ seed: 21, stores: [{ name: STORE, tests: 60 }] });
+  served = await serveSimulator(simulator);
+  core = await startCore(data.path, {
+    host: 'browser',
+    secrets: testSecrets(),
+    clock: () => simulator.now(),
+  });
+  const apiKey = simulator.stores[0]?.apiKey ?? '';
+  storeId = (
+    await core.services.stores.add({ name: STORE, baseUrl: served.url, apiKey, sessionOnly: false })
+  ).id;
+  expect((await syncStore(core, storeId)).outcome).toBe('ok');
+  host = await startBrowserHost({ core, staticDir: RENDERER });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(host.url);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await core?.close();
+  await served?.close().catch(() => undefined);
+  data.remove();
+});
+
+describe('review in the window', { timeout: 90_000 }, () => {
+  it('shows what changed on the server after a sync, opens a test, keeps a note, and marks the store reviewed', async () => {
+    await openView('Changes');
+    await page.getByText('All reviewed').waitFor();
+
+    const tests = simulator.snapshot(STORE).tests;
+    const draft = tests.find((t) => t.status === 'draft');
+    const active = tests.find((t) => t.status === 'active');
+    const completed = tests.find((t) => t.status === 'completed');
+    if (!draft || !active || !completed)
+      throw new Error('the store lacks a draft, active or completed test');
+    simulator.touchTest(STORE, active.id, { status: 'paused' });
+    simulator.touchTest(STORE, completed.id, { title: 'Renamed by a colleague' });
+    simulator.removeTest(STORE, draft.id);
+
+    // Sync from the window (Ctrl+R syncs the current store).
+    await page.locator('.store .main', { hasText: STORE }).click();
+    await openView('Changes');
+    await page.keyboard.press('Control+r');
+    const lines = page.getByTestId('change-line');
+    await expect.poll(() => lines.count(), { timeout: 30_000 }).toBe(3);
+    const texts = await lines.allTextContents();
+    expect(texts.some((t) => t.includes('Paused') && t.includes('active → paused'))).toBe(true);
+    expect(texts.some((t) => t.includes('Removed from the server'))).toBe(true);
+    expect(
+      texts.some(
+        (t) => t.includes('Title changed on the server') && t.includes('Renamed by a colleague'),
+      ),
+    ).toBe(true);
+    await expect.poll(() => page.getByTestId('unreviewed').textContent()).toBe('3');
+
+    await lines.filter({ hasText: 'Renamed by a colleague' }).first().click();
+    await expect
+      .poll(() => page.getByTestId('detail-title').textContent())
+      .toBe('Renamed by a colleague');
+    await page.getByTestId('note').fill('Tell the client: the rename was theirs.');
+    await expect.poll(() => page.getByTestId('note-state').textContent()).toMatch(/Saved/);
+    expect((await core.services.notes.get({ storeId, testId: completed.id })).body).toBe(
+      'Tell the client: the rename was theirs.',
+    );
+    await screens('changes');
+
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByTestId('history').getByText('Renamed by a colleague').first().waitFor();
+    await screens('history');
+
+    await page.getByTestId('mark-reviewed').click();
+    await page.getByText('All reviewed').waitFor();
+    await expect.poll(() => page.getByTestId('unreviewed').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the portfolio with the outcome definition, and a number opens the filtered list', async () => {
+    await page.locator('.all button').click();
+    await openView('Portfolio');
+    await page.getByTestId('outcome-definition').waitFor();
+    await expect.poll(() => page.getByTestId('portfolio-card').count()).toBe(2);
+    await screens('portfolio');
+    const running = page
+      .getByTestId('portfolio-card')
+      .nth(1)
+      .locator('div', { has: page.getByText('Running now') })
+      .getByRole('button');
+    const n = Number(await running.first().textContent());
+    await running.first().click();
+    await expect
+      .poll(() => page.locator('.pane-header .count').textContent())
+      .toMatch(new RegExp(`^\\s*${n} tests?`));
+    expect(pageErrors).toEqual([]);
+  });
+});

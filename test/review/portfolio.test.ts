@@ -1,0 +1,177 @@
+// Portfolio figures against a hand-computed fixture of three stores, and the `portfolio` report's rows.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Test, TestResults } from '../../src/shared/api';
+import { openDatabase, upsertResults, upsertTests, type Db } from '../../src/main/core/db';
+import { portfolio, portfolioReport } from '../../src/main/core/review/portfolio';
+import { addStore, makeResults, makeTest, tag, tempDir } from '../db/fixtures';
+
+const NOW = Date.parse('2026-06-15T00:00:00Z');
+
+function fixture(): Db {
+  const db = openDatabase(join(tempDir(), 'cache.db'), {
+    userDataFile: join(tempDir(), 'user.db'),
+  });
+  addStore(db, 'a', 'Alpha');
+  addStore(db, 'b', 'Beta');
+  addStore(db, 'c', 'Gamma');
+  const write = (storeId: string, tests: [Test, Partial<TestResults> | null][]) => {
+    upsertTests(db, {
+      storeId,
+      tests: tests.map(([t]) => t),
+      runId: 'r',
+      syncedAt: '2026-06-15T00:00:00Z',
+    });
+    for (const [test, results] of tests) {
+      if (results === null) continue;
+      upsertResults(db, {
+        storeId,
+        testId: test.id,
+        results: makeResults(test.id, results),
+        fetchedAt: '2026-06-15T00:00:00Z',
+        testUpdatedAt: test.updatedAt,
+        testStatus: test.status,
+      });
+    }
+  };
+  const ended = (n: number, start: string, end: string, extra: Partial<Test> = {}) =>
+    makeTest({ n, status: 'completed', startAt: start, endAt: end, ...extra });
+  const life = (tier: string, leadingVariant: string | null) => ({
+    goal: 1,
+    tier,
+    tierReachedAt: null,
+    leadingVariant,
+    probabilityToWin: 0.97,
+    notYetStable: false,
+  });
+  write('a', [
+    // won: 10 days, +500
+    [
+      ended(1, '2026-05-01T00:00:00Z', '2026-05-11T00:00:00Z', {
+        surfaceArea: 'checkout',
+        tags: [tag(1, 'Pricing')],
+      }),
+      { changeRevenue: 500, lifecycle: life('significant', 'variant') },
+    ],
+    // won: 20 days, +250
+    [
+      ended(2, '2026-04-01T00:00:00Z', '2026-04-21T00:00:00Z', { surfaceArea: 'checkout' }),
+      { changeRevenue: 250, lifecycle: life('significant', 'variant') },
+    ],
+    // lost: 30 days; its revenue is not a winner's
+    [
+      ended(3, '2026-04-10T00:00:00Z', '2026-05-10T00:00:00Z', { tags: [tag(1, 'Pricing')] }),
+      { changeRevenue: -90, lifecycle: life('significant', 'control') },
+    ],
+    [
+      makeTest({ n: 4, status: 'active', startAt: '2026-06-01T00:00:00Z' }),
+      { lifecycle: life('emerging', 'variant') },
+    ],
+    [makeTest({ n: 5, status: 'draft' }), null],
+  ]);
+  write('b', [
+    // inconclusive (cancelled, emerging): 5 days
+    [
+      makeTest({
+        n: 11,
+        status: 'cancelled',
+        startAt: '2026-06-01T00:00:00Z',
+        endAt: '2026-06-06T00:00:00Z',
+      }),
+      { changeRevenue: 70, lifecycle: life('emerging', 'variant') },
+    ],
+    // ended 120 days ago: outside the window
+    [
+      ended(12, '2026-01-01T00:00:00Z', '2026-02-15T00:00:00Z'),
+      { lifecycle: life('significant', 'variant') },
+    ],
+    [
+      makeTest({
+        n: 13,
+        status: 'active',
+        startAt: '2026-05-20T00:00:00Z',
+        tags: [tag(2, 'pricing')],
+      }),
+      null,
+    ],
+    [makeTest({ n: 14, status: 'paused', startAt: '2026-05-21T00:00:00Z' }), null],
+  ]);
+  // Gamma: nothing yet.
+  return db;
+}
+
+describe('the portfolio', () => {
+  it('matches the hand-computed figures per store and across stores', () => {
+    const db = fixture();
+    const p = portfolio(db, NOW);
+    const [a, b, c] = p.stores;
+    expect(a).toMatchObject({
+      storeName: 'Alpha',
+      tests: 5,
+      running: 1,
+      ended: { won: 2, lost: 1, inconclusive: 0, total: 3 },
+      winRate: 2 / 3,
+      medianDurationDays: 20,
+      winnersChangeRevenue: 750,
+    });
+    expect(a?.byStatus).toEqual([
+      { key: 'completed', label: 'completed', count: 3 },
+      { key: 'active', label: 'active', count: 1 },
+      { key: 'draft', label: 'draft', count: 1 },
+    ]);
+    expect(a?.bySurfaceArea.find((s) => s.key === 'checkout')?.count).toBe(2);
+    expect(a?.byTag).toEqual([{ key: 'pricing', label: 'Pricing', count: 2 }]);
+    expect(a?.startedPerMonth.filter((m) => m.count > 0)).toEqual([
+      { month: '2026-04', count: 2 },
+      { month: '2026-05', count: 1 },
+      { month: '2026-06', count: 1 },
+    ]);
+    expect(b).toMatchObject({
+      tests: 4,
+      running: 1,
+      ended: { won: 0, lost: 0, inconclusive: 1, total: 1 },
+      winRate: 0,
+      medianDurationDays: 5,
+      winnersChangeRevenue: 0,
+    });
+    expect(c).toMatchObject({ tests: 0, running: 0, winRate: null, medianDurationDays: null });
+    expect(p.total).toMatchObject({
+      storeId: null,
+      tests: 9,
+      running: 2,
+      ended: { won: 2, lost: 1, inconclusive: 1, total: 4 },
+      winRate: 0.5,
+      // durations 5, 10, 20, 30
+      medianDurationDays: 15,
+      winnersChangeRevenue: null,
+    });
+    // Tags count case-insensitively across stores.
+    expect(p.total.byTag).toEqual([{ key: 'pricing', label: 'Pricing', count: 3 }]);
+    db.close();
+  });
+
+  it('reports one row per store and a total row', () => {
+    const db = fixture();
+    const rows = [...portfolioReport(db, NOW)];
+    expect(rows[0]).toEqual([
+      'store_id',
+      'store',
+      'tests',
+      'running',
+      'ended_90d',
+      'won',
+      'lost',
+      'inconclusive',
+      'win_rate',
+      'median_duration_days',
+      'winners_change_revenue',
+    ]);
+    expect(rows.slice(1)).toEqual([
+      ['a', 'Alpha', 5, 1, 3, 2, 1, 0, 0.6667, 20, 750],
+      ['b', 'Beta', 4, 1, 1, 0, 0, 1, 0, 5, 0],
+      ['c', 'Gamma', 0, 0, 0, 0, 0, 0, null, null, 0],
+      ['', 'All stores', 9, 2, 4, 2, 1, 1, 0.5, 15, null],
+    ]);
+    db.close();
+  });
+});
