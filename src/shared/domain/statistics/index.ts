@@ -19,7 +19,7 @@ export { posteriorOf } from './posterior';
 export { sampleRatioTest, srmOnset, SRM_ALARM_P, SRM_MIN_TOTAL_VISITORS, SRM_MIN_EXPECTED_PER_SIDE } from './srm';
 export { revenueLift, REVENUE_EXPLANATION, REVENUE_MIN_DAYS } from './revenue';
 export { overTime } from './over-time';
-export { dailySeries, dayNumberOf } from './daily';
+export { dailySeries, dayNumberOf, dateOfDayNumber } from './daily';
 export * from './alerts';
 
 export type AnalyseOptions = {
