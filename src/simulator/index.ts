@@ -111,6 +111,11 @@ export type Simulator = {
   removeTest(store: string, testId: string): boolean;
   /** Applies `changes` and moves `updatedAt` (unless `changes` sets it), as an edit made elsewhere. */
   touchTest(store: string, testId: string, changes?: Partial<Test>): Test;
+  /**
+   * Plants a sample-ratio mismatch: from now on the test's variant loses `variantLoss` (0..1, default
+   * 0.2) of the visitors its configured traffic would give it, as a broken redirect would.
+   */
+  plantSampleRatioMismatch(store: string, testId: string, variantLoss?: number): void;
 };
 
 export const DEFAULT_TESTS_PER_STORE = 250;
@@ -252,6 +257,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return structuredClone(test);
     },
     removeTest: (ref, testId) => storeOf(ref).removeTest(testId),
+    plantSampleRatioMismatch(ref, testId, variantLoss = 0.2) {
+      if (!(variantLoss >= 0 && variantLoss < 1)) throw new RangeError('variantLoss must be from 0 to below 1');
+      const store = storeOf(ref);
+      testOf(store, testId);
+      store.plantMismatch(testId, variantLoss);
+    },
     touchTest(ref, testId, changes = {}) {
       const store = storeOf(ref);
       const previous = testOf(store, testId);

@@ -1,13 +1,14 @@
 // The lean entries the list and the window lean on agree with the full analysis: testAlerts, the per-counts cache.
 import { describe, expect, it } from 'vitest';
 import { analyseBinary, analyseTest, testAlerts } from '../../src/shared/domain/statistics';
+import type { TestResults } from '../../src/shared/api';
 import { evenDays, resultsOf, side, testOf } from './support';
 
 const NOW = Date.parse('2026-05-20T12:00:00Z');
 
 describe('testAlerts', () => {
   it('gives exactly the alerts of analyseTest, for clean and for troubled results', () => {
-    const cases = [
+    const cases: TestResults[] = [
       resultsOf(evenDays(14, { visitors: 1000, conversions: 30 }, { visitors: 1000, conversions: 32 }), {
         variantProbabilityWin: 0.9,
         controlProbabilityWin: 0.1,
@@ -21,7 +22,9 @@ describe('testAlerts', () => {
     for (const results of cases) {
       expect(testAlerts(testOf(), results, { now: NOW })).toEqual(analyseTest(testOf(), results, { now: NOW }).alerts);
     }
-    expect(testAlerts(testOf(), cases[1] ?? cases[0], { now: NOW }).map((a) => a.code)).toContain('sample-ratio-mismatch');
+    const [, mismatched] = cases;
+    if (mismatched === undefined) throw new Error('expected two cases');
+    expect(testAlerts(testOf(), mismatched, { now: NOW }).map((a) => a.code)).toContain('sample-ratio-mismatch');
   });
 });
 
