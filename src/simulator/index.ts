@@ -116,6 +116,11 @@ export type Simulator = {
   loseAnswers(count?: number, mode?: 'reset' | 'hang'): void;
   /** Applies `changes` and moves `updatedAt` (unless `changes` sets it), as an edit made elsewhere. */
   touchTest(store: string, testId: string, changes?: Partial<Test>): Test;
+  /**
+   * Plants a sample-ratio mismatch: from now on the test's variant loses `variantLoss` (0..1, default
+   * 0.2) of the visitors its configured traffic would give it, as a broken redirect would.
+   */
+  plantSampleRatioMismatch(store: string, testId: string, variantLoss?: number): void;
 };
 
 export const DEFAULT_TESTS_PER_STORE = 250;
@@ -261,6 +266,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     removeTest: (ref, testId) => storeOf(ref).removeTest(testId),
     loseAnswers(count = 1, mode = 'reset') {
       for (let i = 0; i < checkCount('loseAnswers count', count); i++) lostAnswers.push(mode);
+    },
+    plantSampleRatioMismatch(ref, testId, variantLoss = 0.2) {
+      if (!(variantLoss >= 0 && variantLoss < 1))
+        throw new RangeError('variantLoss must be from 0 to below 1');
+      const store = storeOf(ref);
+      testOf(store, testId);
+      store.plantMismatch(testId, variantLoss);
     },
     touchTest(ref, testId, changes = {}) {
       const store = storeOf(ref);

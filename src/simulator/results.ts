@@ -291,7 +291,12 @@ function lastDataMoment(test: Test, now: number): number {
  * Results of `test` as of `now`, or null when the test has none (never launched, or no variant).
  * Live tests gain a day of data per simulated day; ended tests stop at their end date.
  */
-export function computeResults(seed: number, test: Test, now: number): TestResults | null {
+export function computeResults(
+  seed: number,
+  test: Test,
+  now: number,
+  variantLoss = 0,
+): TestResults | null {
   if (!isLaunched(test.status) || test.variant === null) return null;
   const start = Date.parse(test.startAt ?? test.createdAt);
   const firstDay = startOfDay(start);
@@ -307,7 +312,8 @@ export function computeResults(seed: number, test: Test, now: number): TestResul
     sums: emptySums(),
   };
   const variantSide: DrawnSide = {
-    traffic: test.variant.traffic,
+    // A planted sample-ratio mismatch: the variant loses this share of its visitors (a broken redirect).
+    traffic: test.variant.traffic * (1 - variantLoss),
     isVariant: true,
     sums: emptySums(),
   };
@@ -417,7 +423,7 @@ export function computeResults(seed: number, test: Test, now: number): TestResul
 export function createResultsCache(seed: number, capacity = 256) {
   const cache = new Map<string, { key: string; results: TestResults | null }>();
   return {
-    get(test: Test, now: number): TestResults | null {
+    get(test: Test, now: number, variantLoss = 0): TestResults | null {
       const key = JSON.stringify([
         startOfDay(lastDataMoment(test, now)),
         test.status,
@@ -428,13 +434,14 @@ export function createResultsCache(seed: number, capacity = 256) {
         test.visitorOption,
         test.control.traffic,
         test.variant?.traffic,
+        variantLoss,
       ]);
       const hit = cache.get(test.id);
       cache.delete(test.id);
       const entry =
         hit !== undefined && hit.key === key
           ? hit
-          : { key, results: computeResults(seed, test, now) };
+          : { key, results: computeResults(seed, test, now, variantLoss) };
       cache.set(test.id, entry);
       // Map keeps insertion order, so the first key is the least recently used.
       if (cache.size > capacity) {

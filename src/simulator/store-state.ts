@@ -64,6 +64,8 @@ export class StoreState {
   private ordered: Entry[] | null = null;
   private nextDraftIndex = 0;
   private readonly results: ResultsCache;
+  /** Tests with a planted sample-ratio mismatch: the share of variant visitors lost. */
+  private readonly mismatches = new Map<string, number>();
   /** Ids of records created through the API: their own stream, so generation stays untouched. */
   private readonly createdIds: Random;
 
@@ -163,7 +165,11 @@ export class StoreState {
   }
 
   resultsOf(test: Test, now: number): TestResults | null {
-    return this.results.get(test, now);
+    return this.results.get(test, now, this.mismatches.get(test.id) ?? 0);
+  }
+
+  plantMismatch(id: string, variantLoss: number): void {
+    this.mismatches.set(id, variantLoss);
   }
 
   newId(): string {

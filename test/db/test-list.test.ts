@@ -396,6 +396,7 @@ describe('listTests: rows and filters', () => {
       lift: 0.2,
       visitors: 2000,
       tier: 'emerging',
+      alerts: expect.any(Array),
       removed: false,
     });
     expect(byId.get(t.percent.id)).toMatchObject({
@@ -404,6 +405,7 @@ describe('listTests: rows and filters', () => {
       lift: null,
       visitors: null,
       tier: null,
+      alerts: null,
     });
   });
 

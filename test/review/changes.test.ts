@@ -242,6 +242,7 @@ describe('the review memory', { timeout: 60_000 }, () => {
         campaignId: null,
         search: 'zebracrossing',
         includeRemoved: false,
+        hasAlerts: false,
         sort: { key: 'title', dir: 'asc' },
         cursor: null,
         limit: 50,

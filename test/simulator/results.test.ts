@@ -243,3 +243,21 @@ describe('statistics', () => {
     expect(normalCdf(-1.644854)).toBeCloseTo(0.05, 4);
   });
 });
+
+describe('a planted sample-ratio mismatch', () => {
+  it('makes the variant lose the given share of its visitors, and leaves other tests as they were', () => {
+    const plain = createSimulator({ seed: 3, stores: [{ name: 'Plain', tests: 30 }] });
+    const planted = createSimulator({ seed: 3, stores: [{ name: 'Plain', tests: 30 }] });
+    const tests = plain.snapshot('Plain').tests.filter((t) => t.variant !== null && plain.results('Plain', t.id) !== null);
+    const [target, other] = tests;
+    if (!target || !other) throw new Error('expected two tests with results');
+    planted.plantSampleRatioMismatch('Plain', target.id, 0.3);
+    const before = plain.results('Plain', target.id);
+    const after = planted.results('Plain', target.id);
+    expect(after?.control.visitors).toBe(before?.control.visitors);
+    expect(after?.variant.visitors ?? 0).toBeLessThan((before?.variant.visitors ?? 0) * 0.8);
+    expect(after?.variantSplit).toBe(before?.variantSplit);
+    expect(planted.results('Plain', other.id)).toEqual(plain.results('Plain', other.id));
+    expect(() => planted.plantSampleRatioMismatch('Plain', target.id, 1)).toThrow(RangeError);
+  });
+});

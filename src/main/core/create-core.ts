@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoreEvent, Services } from '../../shared/contract';
 import type { Core, CoreEventListener } from './types';
-import { openDatabase } from './db';
+import { backfillAlerts, openDatabase } from './db';
 import { createMemorySecretStore, type SecretStore } from './secrets';
 import { createKeyRing } from './stores/keys';
 import { createDemoStore, type DemoStore } from './stores/demo';
@@ -57,6 +57,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const db = openDatabase(join(deps.dataDir, DATABASE_FILE), {
     userDataFile: join(deps.dataDir, USER_DATA_FILE),
   });
+  // Results cached before alerts were stored on tests (cache migration 5) get theirs once, here.
+  backfillAlerts(db);
 
   // The outbox is the source of truth for unsent work: a crash between its write and the cache's is
   // repaired here, by applying every pending edit onto the server's copy again.

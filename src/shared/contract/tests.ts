@@ -27,6 +27,8 @@ export const TestFilter = z.object({
   campaignId: z.string().max(64).nullable().default(null),
   search: z.string().max(200).default(''),
   includeRemoved: z.boolean().default(false),
+  /** Only tests whose cached results raised a data-quality alert (shared/domain/statistics). */
+  hasAlerts: z.boolean().default(false),
 });
 export type TestFilter = z.infer<typeof TestFilter>;
 export type TestFilterInput = z.input<typeof TestFilter>;
@@ -61,6 +63,11 @@ export const TestRow = z.object({
   visitors: z.int().nullable(),
   /** The lifecycle tier of the test's goal ('significant' makes a lift a verdict), when results are cached. */
   tier: z.string().nullable(),
+  /**
+   * Codes of the data-quality alerts Splitbook computed from the cached results (AlertCode of
+   * shared/domain/statistics, one per alert), or null when there are no results or they are not checked yet.
+   */
+  alerts: z.array(z.string()).nullable(),
   removed: z.boolean(),
 });
 export type TestRow = z.infer<typeof TestRow>;
@@ -99,6 +106,8 @@ export const Facets = z.object({
   devices: z.array(z.string()),
   tags: z.array(z.string()),
   campaigns: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Tests matching the whole filter (its "has alerts" aside) whose results raised an alert. */
+  withAlerts: z.int(),
 });
 export type Facets = z.infer<typeof Facets>;
 

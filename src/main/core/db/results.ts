@@ -1,9 +1,11 @@
-// Writes of results: one test's results replaced whole, with the figures the list sorts on copied to the test.
-import type { TestResults } from '../../../shared/api';
+// Writes of results: one test's results replaced whole, with the figures the list sorts on and the
+// data-quality alerts copied to the test.
+import { Test, TestResults } from '../../../shared/api';
+import { testAlerts } from '../../../shared/domain/statistics';
 import { clearSetAside } from './set-aside';
 import { statement } from './statements';
 import type { Db } from './types';
-import { packJson, toFlag } from './values';
+import { packJson, toFlag, unpackJson } from './values';
 
 /** One test's results as a sync writes them. */
 export interface ResultsWrite {
@@ -26,6 +28,50 @@ const INSERT_RESULTS = `
 const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES (?, ?, ?)`;
 const COPY_RESULTS_TO_TEST = `
   UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ? WHERE store_id = ? AND id = ?`;
+const SELECT_TEST_RAW = `
+  SELECT raw.raw_json AS rawJson FROM tests t JOIN tests_raw raw ON raw.seq = t.seq
+  WHERE t.store_id = ? AND t.id = ?`;
+const SET_ALERTS = `UPDATE tests SET alerts = ?, alert_count = ? WHERE store_id = ? AND id = ?`;
+
+/** The alerts as stored on the test row: a JSON array of codes (one per alert, repeats kept) and their count. */
+export type StoredAlerts = { alerts: string; count: number };
+
+/**
+ * The data-quality alerts (shared/domain/statistics) of results for a cached test, as the row stores
+ * them, or null when the test's own record cannot be read (then the list shows none rather than guess).
+ * `at` is the clock of the missing-days rule: the time the results were fetched.
+ */
+export function alertsOf(
+  testRawJson: string,
+  results: TestResults,
+  at: string,
+): StoredAlerts | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(testRawJson);
+  } catch {
+    return null;
+  }
+  const test = Test.safeParse(raw);
+  if (!test.success) return null;
+  const now = Date.parse(at);
+  const codes = testAlerts(test.data, results, {
+    now: Number.isFinite(now) ? now : Date.now(),
+  }).map((alert) => alert.code);
+  return { alerts: JSON.stringify(codes), count: codes.length };
+}
+
+function writeAlerts(
+  db: Db,
+  storeId: string,
+  testId: string,
+  results: TestResults,
+  at: string,
+): void {
+  const row = statement<{ rawJson: string }>(db, SELECT_TEST_RAW).get(storeId, testId);
+  const stored = row ? alertsOf(row.rawJson, results, at) : null;
+  statement(db, SET_ALERTS).run(stored?.alerts ?? null, stored?.count ?? null, storeId, testId);
+}
 
 /** Replaces a test's cached results (deleting cascades to the old raw JSON: nothing of them lingers). */
 export function upsertResults(db: Db, write: ResultsWrite): void {
@@ -63,6 +109,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
       storeId,
       testId,
     );
+    writeAlerts(db, storeId, testId, results, write.fetchedAt);
     clearSetAside(db, storeId, 'results', testId);
   })();
 }
@@ -87,4 +134,51 @@ const RESULTS_CANDIDATES = `
 /** Every test of the store not marked removed, most recently updated first, with its cached results' basis. */
 export function resultsCandidates(db: Db, storeId: string): ResultsCandidate[] {
   return statement<ResultsCandidate>(db, RESULTS_CANDIDATES).all(storeId);
+}
+
+/** Rows the backfill fills per call: a cache of 10,000 tests with results takes ~1 s at most. */
+export const ALERTS_BACKFILL_LIMIT = 20_000;
+
+const ROWS_WITHOUT_ALERTS = `
+  SELECT t.store_id AS storeId, t.id AS testId, traw.raw_json AS testJson, rraw.raw_packed AS resultsPacked,
+         r.fetched_at AS fetchedAt
+  FROM results r
+  JOIN tests t ON t.store_id = r.store_id AND t.id = r.test_id
+  JOIN tests_raw traw ON traw.seq = t.seq
+  JOIN results_raw rraw ON rraw.store_id = r.store_id AND rraw.test_id = r.test_id
+  WHERE t.alerts IS NULL
+  LIMIT ?`;
+
+/**
+ * Fills the alerts of tests whose results were cached before alerts were stored (migration 7), in one
+ * transaction, at most `limit` rows: run once at core start, it costs nothing once every row is filled.
+ * A row whose records cannot be read gets an empty list, so it is not read again at every start.
+ */
+export function backfillAlerts(db: Db, limit = ALERTS_BACKFILL_LIMIT): number {
+  type Row = {
+    storeId: string;
+    testId: string;
+    testJson: string;
+    resultsPacked: Uint8Array;
+    fetchedAt: string;
+  };
+  return db.transaction(() => {
+    const rows = statement<Row>(db, ROWS_WITHOUT_ALERTS).all(limit);
+    for (const row of rows) {
+      let stored: StoredAlerts | null = null;
+      try {
+        const results = TestResults.safeParse(JSON.parse(unpackJson(row.resultsPacked)));
+        if (results.success) stored = alertsOf(row.testJson, results.data, row.fetchedAt);
+      } catch {
+        stored = null;
+      }
+      statement(db, SET_ALERTS).run(
+        stored?.alerts ?? '[]',
+        stored?.count ?? 0,
+        row.storeId,
+        row.testId,
+      );
+    }
+    return rows.length;
+  })();
 }

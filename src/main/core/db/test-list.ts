@@ -113,6 +113,7 @@ export function filterWhere(filter: TestFilter, withStatuses: boolean, withNotes
     );
   }
   if (filter.campaignId !== null) add(where, 't.campaign_id = ?', filter.campaignId);
+  if (filter.hasAlerts) add(where, '+t.alert_count > 0');
   addSearch(where, filter.search, withNotes);
   return where;
 }
@@ -193,6 +194,7 @@ type ListDbRow = {
   lift: number | null;
   visitors: number | null;
   tier: string | null;
+  alerts: string | null;
   removed: number;
   sortValue: SortValue | null;
 };
@@ -208,7 +210,8 @@ function pageSql(keyQuery: string, expr: string, order: string): string {
     SELECT t.store_id AS storeId, s.name AS storeName, t.id, t.title, t.status, t.stage, t.goal, t.device,
            t.start_at AS startAt, t.end_at AS endAt, t.updated_at AS updatedAt,
            coalesce(t.campaign_name, c.name) AS campaignName, t.tag_names AS tagNames,
-           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.removed, ${expr} AS sortValue
+           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.alerts, t.removed,
+           ${expr} AS sortValue
     FROM (${keyQuery}) AS page
     CROSS JOIN tests t ON t.seq = page.seq
     LEFT JOIN stores s ON s.id = t.store_id
@@ -307,6 +310,7 @@ function toTestRow(row: ListDbRow): TestRow {
     lift: row.lift,
     visitors: row.visitors,
     tier: row.tier,
+    alerts: row.alerts === null ? null : parseNames(row.alerts),
     removed: row.removed === 1,
   };
 }
@@ -338,6 +342,11 @@ export function testFacets(db: Db, filter: TestFilter): Facets {
 
 function computeFacets(db: Db, filter: TestFilter): Facets {
   const counted = filterWhere(filter, false, hasUserData(db));
+  const alerted = filterWhere({ ...filter, hasAlerts: true }, true, hasUserData(db));
+  const withAlerts =
+    statement<{ n: number }>(db, `SELECT count(*) AS n FROM tests t ${whereSql(alerted)}`).get(
+      ...alerted.params,
+    )?.n ?? 0;
   const statusCounts: Record<string, number> = Object.fromEntries(
     TEST_STATUSES.map((status) => [status, 0]),
   );
@@ -366,6 +375,7 @@ function computeFacets(db: Db, filter: TestFilter): Facets {
     devices: options((combo) => combo.device),
     tags: tagOptions(db, filter),
     campaigns: campaignOptions(db, scope),
+    withAlerts,
   };
 }
 

@@ -28,6 +28,7 @@ export const EMPTY_FILTERS: Filters = {
   campaignId: null,
   search: '',
   includeRemoved: false,
+  hasAlerts: false,
 };
 
 /** Text columns sort A→Z first; dates and numbers newest or largest first. */
@@ -43,6 +44,7 @@ export function hasFilters(filters: Filters): boolean {
     filters.device !== null ||
     filters.tag !== null ||
     filters.campaignId !== null ||
+    filters.hasAlerts ||
     filters.search.trim() !== ''
   );
 }

@@ -141,31 +141,36 @@ export function dailyTotalsMismatch({ results, days }: AlertInput): Alert[] {
  * may be partial, so they may be absent without an alert.
  */
 export function missingDays({ test, days, skippedKeys, now }: AlertInput): Alert[] {
-  const have = new Set(days.map((day) => day.dayNumber));
+  // Arithmetic over the sorted, distinct day numbers rather than a walk of every day of the run: a test
+  // that ran for years costs as little as one that ran for a week.
   const first = days[0]?.dayNumber ?? null;
   const last = days[days.length - 1]?.dayNumber ?? null;
   const start = dayNumberOfTimestamp(test.startAt);
   const end = dayNumberOfTimestamp(test.endAt) ?? Math.floor(now / DAY_MS);
-  const missing: number[] = [];
-  if (first !== null && last !== null) {
-    for (let d = first + 1; d < last; d++) if (!have.has(d)) missing.push(d);
+  /** Ranges [from, to] of missing days, in order. */
+  const ranges: [number, number][] = [];
+  // Inner days of the run only; the edge days may be partial.
+  const lo = start === null || end < start ? null : start + 1;
+  const hi = start === null || end < start ? null : end - 1;
+  if (lo !== null && hi !== null && lo <= hi && (first === null || lo < first)) {
+    ranges.push([lo, first === null ? hi : Math.min(hi, first - 1)]);
   }
-  if (start !== null && end >= start) {
-    // Inner days of the run only; the edge days may be partial.
-    const lo = start + 1;
-    const hi = end - 1;
-    for (let d = lo; d <= hi; d++) {
-      if (!have.has(d) && (first === null || d < first || d > (last ?? d))) missing.push(d);
-    }
+  for (let k = 1; k < days.length; k++) {
+    const before = days[k - 1]?.dayNumber ?? 0;
+    const after = days[k]?.dayNumber ?? 0;
+    if (after > before + 1) ranges.push([before + 1, after - 1]);
   }
+  if (lo !== null && hi !== null && last !== null && hi > last) ranges.push([Math.max(lo, last + 1), hi]);
+  const count = ranges.reduce((sum, [from, to]) => sum + (to - from + 1), 0);
   const alerts: Alert[] = [];
-  if (missing.length > 0) {
-    const sorted = [...new Set(missing)].sort((a, b) => a - b);
-    const shown = sorted.slice(0, 3).map(dateOfDayNumber).join(', ');
+  if (count > 0) {
+    const firstThree: number[] = [];
+    for (const [from, to] of ranges) for (let d = from; d <= to && firstThree.length < 3; d++) firstThree.push(d);
+    const shown = firstThree.map(dateOfDayNumber).join(', ');
     alerts.push({
       code: 'missing-days',
       severity: 'warning',
-      message: `${sorted.length} day${sorted.length === 1 ? ' is' : 's are'} missing from the daily figures (${shown}${sorted.length > 3 ? ', …' : ''}): the curves over time have gaps.`,
+      message: `${count} day${count === 1 ? ' is' : 's are'} missing from the daily figures (${shown}${count > 3 ? ', …' : ''}): the curves over time have gaps.`,
     });
   }
   if (skippedKeys.length > 0) {

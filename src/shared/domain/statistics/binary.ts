@@ -20,10 +20,35 @@ export function isBinary(count: number, trials: number): boolean {
 }
 
 /** Everything about one binary rate, or null when the counts are not binary (e.g. more clicks than visitors). */
+/**
+ * Analyses by counts, most recent last: the same counts come back often (a test reopened, the report after
+ * the alerts, the CVR and the goal of one test), and an analysis depends on nothing else. Bounded, so a
+ * report over every test does not keep them all.
+ */
+const CACHE_SIZE = 2048;
+const cache = new Map<string, BinaryMetricAnalysis>();
+
 export function analyseBinary(control: SideStatistics, variant: SideStatistics, rate: BinaryRate): BinaryMetricAnalysis | null {
   const a = binaryCounts(control, rate);
   const b = binaryCounts(variant, rate);
   if (!isBinary(a.count, a.trials) || !isBinary(b.count, b.trials)) return null;
+  const key = `${a.count}/${a.trials}:${b.count}/${b.trials}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return { ...cached };
+  }
+  const analysis = analyseCounts(a, b);
+  cache.set(key, analysis);
+  if (cache.size > CACHE_SIZE) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  return { ...analysis };
+}
+
+function analyseCounts(a: { count: number; trials: number }, b: { count: number; trials: number }): BinaryMetricAnalysis {
   const controlPosterior = posteriorOf(a.count, a.trials);
   const variantPosterior = posteriorOf(b.count, b.trials);
   const logs = { control: logPosterior(controlPosterior), variant: logPosterior(variantPosterior) };

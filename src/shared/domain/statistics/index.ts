@@ -4,10 +4,10 @@ import type { Test, TestResults } from '../../api';
 import { SEGMENTS } from '../../api/results';
 import { metricOfGoal } from '../metrics';
 import { dataQualityAlerts } from './alerts';
-import { analysePerMetric } from './binary';
+import { analyseBinary, analysePerMetric } from './binary';
 import { dailySeries } from './daily';
 import { REVENUE_EXPLANATION, revenueLift } from './revenue';
-import type { GoalRate, SegmentAnalysis, SrmAnalysis, TestAnalysis } from './schemas';
+import type { Alert, GoalRate, SegmentAnalysis, SrmAnalysis, TestAnalysis } from './schemas';
 import { sampleRatioTest, srmOnset } from './srm';
 import type { z } from 'zod';
 
@@ -19,7 +19,7 @@ export { posteriorOf } from './posterior';
 export { sampleRatioTest, srmOnset, SRM_ALARM_P, SRM_MIN_TOTAL_VISITORS, SRM_MIN_EXPECTED_PER_SIDE } from './srm';
 export { revenueLift, REVENUE_EXPLANATION, REVENUE_MIN_DAYS } from './revenue';
 export { overTime } from './over-time';
-export { dailySeries, dayNumberOf } from './daily';
+export { dailySeries, dayNumberOf, dateOfDayNumber } from './daily';
 export * from './alerts';
 
 export type AnalyseOptions = {
@@ -47,9 +47,13 @@ function srmOf(test: Test, results: TestResults, days: ReturnType<typeof dailySe
   };
 }
 
+function goalMetricOf(test: Test): z.infer<typeof GoalRate> | null {
+  return metricOfGoal(test.goal)?.rate ?? null;
+}
+
 export function analyseTest(test: Test, results: TestResults, opts: AnalyseOptions = {}): TestAnalysis {
   const { days, skippedKeys } = dailySeries(results.daily);
-  const goalMetric: z.infer<typeof GoalRate> | null = metricOfGoal(test.goal)?.rate ?? null;
+  const goalMetric = goalMetricOf(test);
   const perMetric = analysePerMetric(results.control, results.variant);
   const rpv = revenueLift(days, 'rpv');
   const aov = revenueLift(days, 'aov');
@@ -68,6 +72,29 @@ export function analyseTest(test: Test, results: TestResults, opts: AnalyseOptio
     now: opts.now ?? Date.now(),
   });
   return { goalMetric, perMetric, revenue, srm, alerts };
+}
+
+/**
+ * The data-quality alerts alone, as the test list caches them: the same alerts as analyseTest's, for a
+ * fraction of the work (only the goal metric is analysed, and no revenue interval is estimated).
+ */
+export function testAlerts(test: Test, results: TestResults, opts: AnalyseOptions = {}): Alert[] {
+  const { days, skippedKeys } = dailySeries(results.daily);
+  const goalMetric = goalMetricOf(test);
+  const goalAnalysis =
+    goalMetric === 'cvr' || goalMetric === 'acr' || goalMetric === 'ctr'
+      ? analyseBinary(results.control, results.variant, goalMetric)
+      : null;
+  return dataQualityAlerts({
+    test,
+    results,
+    days,
+    skippedKeys,
+    srm: srmOf(test, results, days),
+    goalRate: goalMetric,
+    goalAnalysis,
+    now: opts.now ?? Date.now(),
+  });
 }
 
 /** The binary rates of each segment (mobile, desktop, new, returning); null where a side lacks the segment. */

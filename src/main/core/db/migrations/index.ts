@@ -9,6 +9,7 @@ import { migration003 } from './003-tier-on-tests';
 import { migration004 } from './004-drop-unread-tables';
 import { migration005 } from './005-compress-raw-results';
 import { migration006 } from './006-learned-rate';
+import { migration007 } from './007-alerts-on-tests';
 
 export type { Migration } from './migration';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */

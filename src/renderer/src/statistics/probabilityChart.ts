@@ -1,0 +1,135 @@
+// chart.js config of "Probability to win over time": Splitbook's cumulative P(win) and the lift interval band.
+import {
+  CategoryScale,
+  Chart,
+  Filler,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartConfiguration,
+} from 'chart.js';
+import type { OverTimePoint } from '../../../shared/domain/statistics';
+import { dateOfDayNumber, dayNumberOf } from '../../../shared/domain/statistics';
+import { formatDayKey, formatSignedPercent } from '../lib/format';
+import { theme } from '../lib/theme.svelte';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Tooltip, Filler);
+
+export { Chart };
+
+/** One slot per calendar day from the first point to the last; a day without a point is null (a gap). */
+export type OverTimeSeries = {
+  dates: string[];
+  pWin: (number | null)[];
+  low: (number | null)[];
+  high: (number | null)[];
+  missing: number;
+};
+
+export function overTimeSeries(points: readonly OverTimePoint[]): OverTimeSeries {
+  const byDay = new Map<number, OverTimePoint>();
+  for (const point of points) {
+    const day = dayNumberOf(point.date);
+    if (day !== null) byDay.set(day, point);
+  }
+  const days = [...byDay.keys()];
+  const series: OverTimeSeries = { dates: [], pWin: [], low: [], high: [], missing: 0 };
+  if (days.length === 0) return series;
+  const first = Math.min(...days);
+  const last = Math.max(...days);
+  for (let day = first; day <= last; day++) {
+    const point = byDay.get(day);
+    series.dates.push(dateOfDayNumber(day));
+    series.pWin.push(point ? point.pWin * 100 : null);
+    series.low.push(point ? point.liftCiLow * 100 : null);
+    series.high.push(point ? point.liftCiHigh * 100 : null);
+    if (!point) series.missing += 1;
+  }
+  return series;
+}
+
+/** With a hex colour from the theme, the same colour at `alpha` for the band's fill. */
+function translucent(color: string, alpha: number): string {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color)?.[1];
+  if (!hex) return color;
+  const n = parseInt(hex, 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+export function probabilityChartConfig(series: OverTimeSeries): ChartConfiguration<'line', (number | null)[], string> {
+  const line = theme.color('--text');
+  const variant = theme.color('--variant');
+  const muted = theme.color('--text-muted');
+  const grid = theme.color('--border-faint');
+  const font = { family: getComputedStyle(document.body).fontFamily, size: 11 };
+  const band = translucent(variant, theme.dark ? 0.28 : 0.16);
+  const common = { pointRadius: 0, pointHoverRadius: 3, tension: 0, spanGaps: false } as const;
+  return {
+    type: 'line',
+    data: {
+      labels: series.dates,
+      datasets: [
+        // The band: its low edge, then its high edge filled down to it ('-1'), on the lift axis.
+        { ...common, label: 'Lift, 95% low', data: series.low, yAxisID: 'lift', borderColor: band, borderWidth: 1, backgroundColor: band, fill: false },
+        { ...common, label: 'Lift, 95% high', data: series.high, yAxisID: 'lift', borderColor: band, borderWidth: 1, backgroundColor: band, fill: '-1' },
+        { ...common, label: 'P(win)', data: series.pWin, yAxisID: 'p', borderColor: line, backgroundColor: line, borderWidth: 1.75 },
+      ],
+    },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      interaction: { mode: 'index', intersect: false },
+      plugins: {
+        legend: { display: false },
+        tooltip: {
+          callbacks: {
+            title: (items) => {
+              const index = items[0]?.dataIndex;
+              return index === undefined ? '' : formatDayKey(series.dates[index] ?? '');
+            },
+            label: (item) => {
+              const value = item.parsed.y;
+              if (value === null || value === undefined) return `${item.dataset.label ?? ''}: no data`;
+              return item.dataset.yAxisID === 'p'
+                ? `P(win): ${value.toFixed(1)}%`
+                : `${item.dataset.label ?? ''}: ${formatSignedPercent(value, 1)}`;
+            },
+          },
+        },
+      },
+      scales: {
+        x: {
+          type: 'category',
+          grid: { color: grid },
+          title: { display: true, text: 'Date (UTC)', color: muted, font },
+          ticks: {
+            color: muted,
+            font,
+            maxTicksLimit: 7,
+            maxRotation: 0,
+            callback: (_value, index) => formatDayKey(series.dates[index] ?? ''),
+          },
+        },
+        p: {
+          type: 'linear',
+          position: 'left',
+          min: 0,
+          max: 100,
+          grid: { color: grid },
+          title: { display: true, text: 'P(win) (%)', color: muted, font },
+          ticks: { color: muted, font, stepSize: 25, callback: (value) => `${value}%` },
+        },
+        lift: {
+          type: 'linear',
+          position: 'right',
+          grid: { display: false },
+          title: { display: true, text: 'Lift, 95% interval (%)', color: muted, font },
+          ticks: { color: muted, font, maxTicksLimit: 6, callback: (value) => formatSignedPercent(Number(value), 0) },
+        },
+      },
+    },
+  };
+}

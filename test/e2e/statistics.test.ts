@@ -1,0 +1,129 @@
+// Splitbook's check end to end in Chromium, through the browser host and a real core syncing the simulator
+// over HTTP: a test with a planted sample-ratio mismatch shows its alert in the list (column and "Has
+// alerts" filter) and on the Results tab. Saves screenshots of the tab at two sizes, light and dark.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/main/core/types';
+import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
+import { createSimulator, serveSimulator, type ServedSimulator, type Simulator } from '../../src/simulator';
+import { launchChromium } from '../support/chromium';
+import { startCore, tempDir } from '../support/core';
+
+const RENDERER = resolve('out/renderer');
+const SCREENS = resolve('test-results/screens');
+const STORE_NAME = 'Mismatch Outfitters';
+const SYNC_TIMEOUT = 90_000;
+
+const data = tempDir('splitbook-e2e-stats-');
+let core: Core;
+let host: BrowserHost;
+let simulator: Simulator;
+let served: ServedSimulator;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+let planted: { id: string; title: string };
+
+function rows() {
+  return page.locator('[data-testid="test-grid"] .viewport [role="row"]');
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(RENDERER, 'index.html'))) {
+    throw new Error('The renderer is not built: run `npx electron-vite build` before the e2e tests.');
+  }
+  mkdirSync(SCREENS, { recursive: true });
+  core = await startCore(data.path, { host: 'browser' });
+  host = await startBrowserHost({ core, staticDir: RENDERER });
+  simulator = createSimulator({ seed: 8, stores: [{ name: STORE_NAME, tests: 40 }] });
+  // A completed test with plenty of visitors and a title no other title contains; its variant loses 25%.
+  const tests = simulator.snapshot(STORE_NAME).tests;
+  const found = tests.find((t) => {
+    if (t.status !== 'completed' || t.variant === null) return false;
+    if (tests.some((o) => o.id !== t.id && o.title.includes(t.title))) return false;
+    const results = simulator.results(STORE_NAME, t.id);
+    return results !== null && results.totalVisitors > 5000;
+  });
+  if (!found) throw new Error('the simulated store has no large completed test with a distinct title');
+  planted = { id: found.id, title: found.title };
+  simulator.plantSampleRatioMismatch(STORE_NAME, planted.id, 0.25);
+  served = await serveSimulator(simulator);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      pageErrors.push(message.text());
+  });
+  await page.goto(host.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await core?.close();
+  await served?.close().catch(() => undefined);
+  data.remove();
+});
+
+describe("Splitbook's check, end to end", { timeout: 120_000 }, () => {
+  it('shows a planted sample-ratio mismatch in the list, its filter, and on the Results tab', async () => {
+    await page.getByRole('heading', { name: 'Welcome to Splitbook' }).waitFor();
+    await page.getByRole('button', { name: 'Add a store' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add a store' });
+    await dialog.getByLabel('Name').fill(STORE_NAME);
+    await dialog.getByLabel('API base URL').fill(served.url);
+    await dialog.getByLabel('API key').fill(simulator.stores[0]?.apiKey ?? '');
+    const sessionOnly = dialog.getByLabel(/session only/);
+    if (await sessionOnly.count()) await sessionOnly.check();
+    await dialog.getByRole('button', { name: 'Add store' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await rows().first().waitFor({ timeout: SYNC_TIMEOUT });
+    await page.waitForSelector('[data-testid="sync-progress"]', { state: 'detached', timeout: SYNC_TIMEOUT });
+
+    // The filter chip keeps only tests with alerts; the planted one is among them, its cell says so.
+    const chip = page.getByTestId('has-alerts-chip');
+    await expect.poll(async () => Number((await chip.locator('.n').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0);
+    await chip.click();
+    await expect.poll(() => chip.getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('search').fill(planted.title);
+    const row = rows().filter({ hasText: planted.title });
+    await expect.poll(() => row.count()).toBe(1);
+    const cell = row.getByTestId('alerts-cell');
+    await expect.poll(() => cell.textContent()).toMatch(/⚠\s*\d+\s*alerts?/);
+    expect(await cell.getAttribute('title')).toContain('Sample-ratio mismatch');
+    await page.screenshot({ path: join(SCREENS, 'stats-list-1440-light.png') });
+
+    await row.click();
+    await page.keyboard.press('Enter');
+    await page.getByRole('tab', { name: 'Results' }).click();
+    const check = page.getByTestId('splitbook-check');
+    await check.waitFor();
+    await expect.poll(() => check.locator('li[data-code="sample-ratio-mismatch"]').count()).toBe(1);
+    expect(await check.getByTestId('check-srm').textContent()).toContain('Mismatch');
+    expect(await check.getByTestId('check-pwin').textContent()).toMatch(/[<>]?\d+%/);
+    await expect.poll(() => page.locator('[data-testid="probability-over-time"] canvas').count()).toBe(1);
+
+    // Screenshots of the Results tab: two sizes, light and dark.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [width, height] of [
+        [1440, 900],
+        [900, 560],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await check.scrollIntoViewIfNeeded();
+        await page.waitForTimeout(150);
+        await page.screenshot({ path: join(SCREENS, `stats-results-${width}-${scheme}.png`) });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('ran without a script error or a CSP violation', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
