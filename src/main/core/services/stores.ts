@@ -107,7 +107,11 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
           keyStorage: 'none',
           createdAt: iso(),
         });
-        void deps.engine.run(DEMO_STORE_ID);
+        deps.engine
+          .run(DEMO_STORE_ID)
+          .catch((error: unknown) =>
+            console.error('[splitbook] the demo sync ended without a report:', error),
+          );
         deps.changed();
       }
       return summary(row(DEMO_STORE_ID));
