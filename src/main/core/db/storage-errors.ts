@@ -1,7 +1,7 @@
 // The one place where a disk or SQLite failure (full, read-only, corrupt) becomes a problem a user can read.
 import { appProblem, PROBLEM_TYPES, ProblemError, type Problem } from '../../../shared/problem';
 
-export type StorageFailure = 'corrupt' | 'read-only' | 'full' | 'io';
+export type StorageFailure = 'corrupt' | 'read-only' | 'full' | 'io' | 'busy';
 
 /** The code of a SQLite or file-system error (better-sqlite3 uses SQLite's extended codes). */
 function codeOf(error: unknown): string {
@@ -19,8 +19,10 @@ export function storageFailure(error: unknown): StorageFailure | null {
   const code = codeOf(error);
   // SQLITE_CORRUPT and its extended codes (_VTAB, _SEQUENCE, _INDEX), and a file that is not a database.
   if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) return 'corrupt';
-  if (/^SQLITE_READONLY/.test(code) || ['EROFS', 'EACCES', 'EPERM'].includes(code))
+  // CANTOPEN: SQLite could not open (or create) a file it needs in the data folder.
+  if (/^SQLITE_(READONLY|CANTOPEN)/.test(code) || ['EROFS', 'EACCES', 'EPERM'].includes(code))
     return 'read-only';
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return 'busy';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'full';
   if (/^SQLITE_IOERR/.test(code) || code === 'EIO') return 'io';
   return null;
@@ -56,6 +58,13 @@ export const DISK_IO = appProblem(
   'Splitbook got an input/output error from the disk. What was synced before is kept; check the disk and sync again.',
 );
 
+export const CACHE_BUSY = appProblem(
+  'conflict',
+  409,
+  'The cache is busy',
+  'Another program kept the cache locked for too long. Nothing was lost; try again in a moment.',
+);
+
 /** The problem for a storage failure, or null when the error is not one. */
 export function storageProblem(error: unknown, dataDir: string | null = null): Problem | null {
   if (error instanceof ProblemError && storageFailure(error)) return error.problem;
@@ -68,6 +77,8 @@ export function storageProblem(error: unknown, dataDir: string | null = null): P
       return DISK_FULL;
     case 'io':
       return DISK_IO;
+    case 'busy':
+      return CACHE_BUSY;
     case null:
       return null;
   }
