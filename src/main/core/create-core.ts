@@ -13,7 +13,7 @@ import { createStoreLocks } from './sync/store-lock';
 import { createAppService } from './services/app';
 import { createAudiencesService } from './services/audiences';
 import { createCampaignsService } from './services/campaigns';
-import { createStoresService } from './services/stores';
+import { cleanOrphanedKeys, createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
 import { createTestsService } from './services/tests';
@@ -50,8 +50,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     for (const listener of listeners) listener(event);
   }
 
-  const keychain = deps.secrets.selfTest();
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
+  // The self-test first, then the clean-up of keys a failed add left behind: one keychain talk at a time.
+  const keychain = deps.secrets.selfTest();
+  const keysCleaned = keychain.then(() => cleanOrphanedKeys(db, keys));
   let demo: DemoStore | null = null;
   const stores = createStoreRegistry({
     db,
@@ -96,6 +98,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
     async close() {
       await engine.cancelAll();
+      await keysCleaned;
       listeners.clear();
       db.close();
     },

@@ -18,6 +18,7 @@ import {
   type Pagination,
 } from '../../../shared/api';
 import { problem } from '../../../shared/problem';
+import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '../../../shared/domain/base-url';
 import { sleep as realSleep } from './backoff';
 import { ApiError, scrubSecret } from './errors';
 import { createRequestLimiter, type RequestLimiter } from './limiter';
@@ -375,6 +376,15 @@ function parseBaseUrl(raw: string): { href: string; host: string } {
       400,
       "The store's API address is not valid",
       'The address must start with https:// or http://.',
+    );
+  }
+  // The same rule the contract applies to a new store, here too for stores saved before it.
+  if (url.protocol === 'http:' && !plainHttpAllowed(url.hostname)) {
+    throw problem(
+      'validation',
+      400,
+      'Plain http:// is not allowed for this address',
+      PLAIN_HTTP_REFUSED,
     );
   }
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {

@@ -9,5 +9,6 @@ export * from './results';
 export * from './campaigns';
 export * from './audiences';
 export * from './set-aside';
+export * from './key-journal';
 export * from './reads';
 export * from './types';
