@@ -3,3 +3,4 @@ export { createCore, DATABASE_FILE, USER_DATA_FILE, type CoreDeps } from './crea
 export type { Core, CoreEventListener } from './types';
 export { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from './secrets';
 export { nextSyncReport, syncAndWait } from './sync/wait';
+export { storageProblem } from './db/storage-errors';
