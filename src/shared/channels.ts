@@ -3,7 +3,7 @@
 
 /** Every contract method, by namespace. */
 export const METHOD_NAMES = {
-  app: ['info', 'openExternal'],
+  app: ['info', 'openExternal', 'cacheStatus', 'rebuildCache'],
   stores: ['list', 'add', 'openDemo', 'rename', 'setKey', 'remove'],
   sync: ['start', 'startAll', 'cancel', 'issues'],
   tests: ['list', 'facets', 'get', 'results'],

@@ -20,6 +20,12 @@ export const PROBLEM_TYPES = {
   api: 'splitbook:api',
   forbidden: 'splitbook:forbidden',
   internal: 'splitbook:internal',
+  /** The cache file is damaged: the UI offers to rebuild it from the server (app.rebuildCache). */
+  corrupt: 'splitbook:corrupt',
+  /** The data folder or a database in it cannot be written: browsing goes on, syncing cannot. */
+  readOnly: 'splitbook:read-only',
+  /** A store's answer exceeded what Splitbook reads from one response. */
+  tooLarge: 'splitbook:too-large',
 } as const;
 
 /** An error that carries a problem: thrown by services, turned into data by every host. */

@@ -233,9 +233,10 @@ describe('openDatabase', () => {
     writeFileSync(file, text);
 
     const error = problemFrom(() => openDatabase(file));
-    expect(error.problem.type).toBe(PROBLEM_TYPES.internal);
-    expect(error.problem.detail).toContain(`${file} is not a Splitbook cache`);
-    expect(error.problem.detail).toContain('Move it aside');
+    // The corrupt problem: the app offers to rebuild the cache (the file is moved aside, not overwritten).
+    expect(error.problem.type).toBe(PROBLEM_TYPES.corrupt);
+    expect(error.problem.detail).toContain(`${file} cannot be read correctly`);
+    expect(error.problem.detail).toContain('Rebuild it');
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 

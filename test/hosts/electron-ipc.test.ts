@@ -7,6 +7,7 @@ import {
   isTrustedSender,
   registerHandlers,
 } from '../../src/main/hosts/electron/ipc';
+import { APP_INDEX_URL } from '../../src/main/hosts/electron/app-protocol';
 import type { RendererSource } from '../../src/main/hosts/electron/renderer-source';
 import { CHANNELS } from '../../src/shared/contract';
 import { EVENT_CHANNEL } from '../../src/shared/channels';
@@ -29,7 +30,7 @@ function setup(source: RendererSource = SOURCE) {
   ipcMain.handlers.clear();
   const test = createTestCore();
   const window = new FakeBrowserWindow({});
-  void window.loadFile(INDEX);
+  void window.loadURL(APP_INDEX_URL);
   let current: FakeBrowserWindow | null = window;
   const unregister = registerHandlers(ipcMain as unknown as IpcMain, test.core, {
     window: () => current as unknown as BrowserWindow | null,
@@ -87,14 +88,18 @@ describe(`registerHandlers ${MOCKED}`, () => {
   });
 
   const refusals: [string, (s: ReturnType<typeof setup>) => IpcMainInvokeEvent][] = [
-    [
-      'an iframe of our page',
-      (s) => s.event(s.window.webContents.childFrame(pathToFileURL(INDEX).href)),
-    ],
+    ['an iframe of our page', (s) => s.event(s.window.webContents.childFrame(APP_INDEX_URL))],
     [
       'our window after it navigated to another page',
       (s) => {
         s.window.webContents.mainFrame.url = 'https://evil.example/';
+        return s.event(s.window.webContents.mainFrame);
+      },
+    ],
+    [
+      'the same index.html as a file:// page (app:// only)',
+      (s) => {
+        s.window.webContents.mainFrame.url = pathToFileURL(INDEX).href;
         return s.event(s.window.webContents.mainFrame);
       },
     ],
@@ -110,7 +115,7 @@ describe(`registerHandlers ${MOCKED}`, () => {
     [
       'another window',
       (s) => {
-        const other = new FakeWebContents(pathToFileURL(INDEX).href);
+        const other = new FakeWebContents(APP_INDEX_URL);
         return s.event(other.mainFrame, other);
       },
     ],

@@ -2,11 +2,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../../src/shared/contract';
 import { EVENT_CHANNEL } from '../../src/shared/channels';
-import { app, FakeBrowserWindow, ipcMain, Menu, MOCKED, session } from './support/fake-electron';
+import {
+  app,
+  FakeBrowserWindow,
+  ipcMain,
+  Menu,
+  MOCKED,
+  protocol,
+  session,
+} from './support/fake-electron';
 
 vi.mock('electron', async () => import('./support/fake-electron'));
 
@@ -58,9 +65,12 @@ describe(`the Electron host ${MOCKED}`, () => {
     expect(String((window.options['webPreferences'] as { preload: string }).preload)).toMatch(
       /[\\/]preload[\\/]index\.cjs$/,
     );
-    expect(window.loaded).toEqual({
-      file: expect.stringMatching(/[\\/]renderer[\\/]index\.html$/),
-    });
+    expect(window.loaded).toEqual({ url: 'app://splitbook/index.html' });
+    // app:// is declared before ready and served by a handler once ready.
+    expect(protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
+    expect(protocol.handlers.has('app')).toBe(true);
   });
 
   it('fences the session and every web contents: CSP, permissions, window.open', () => {
@@ -118,7 +128,7 @@ describe(`the Electron host ${MOCKED}`, () => {
     app.emit('activate');
     expect(FakeBrowserWindow.created).toHaveLength(2);
     expect(FakeBrowserWindow.created[1]?.webContents.mainFrame.url).toBe(
-      pathToFileURL(String((FakeBrowserWindow.created[1]?.loaded as { file: string }).file)).href,
+      'app://splitbook/index.html',
     );
   });
 

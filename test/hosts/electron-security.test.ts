@@ -12,6 +12,7 @@ import {
   hardenWebContents,
 } from '../../src/main/hosts/electron/security';
 import { openExternalSafely, safeExternalUrl } from '../../src/main/hosts/electron/external';
+import { APP_INDEX_URL } from '../../src/main/hosts/electron/app-protocol';
 import type { RendererSource } from '../../src/main/hosts/electron/renderer-source';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/hosts/common/csp';
 import { ProblemError } from '../../src/shared/problem';
@@ -61,7 +62,7 @@ describe(`the main window ${MOCKED}`, () => {
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    it('loads the built renderer from its file and restores the saved bounds, maximized as it was', () => {
+    it('loads the built renderer from app:// and restores the saved bounds, maximized as it was', () => {
       const stateFile = join(dir, 'window-state.json');
       writeFileSync(
         stateFile,
@@ -69,7 +70,7 @@ describe(`the main window ${MOCKED}`, () => {
       );
       createMainWindow({ source: FILE_SOURCE, preloadFile: '/p/index.cjs', stateFile });
       const window = FakeBrowserWindow.created[0];
-      expect(window?.loaded).toEqual({ file: INDEX });
+      expect(window?.loaded).toEqual({ url: APP_INDEX_URL });
       expect(window?.options).toMatchObject({ x: 100, y: 80, width: 1100, height: 700 });
       expect(window?.maximized).toBe(true);
     });
@@ -164,7 +165,7 @@ describe(`permissions ${MOCKED}`, () => {
 
 describe(`navigation, new windows and webviews ${MOCKED}`, () => {
   function hardened(source: RendererSource = FILE_SOURCE) {
-    const contents = new FakeWebContents(pathToFileURL(INDEX).href);
+    const contents = new FakeWebContents(APP_INDEX_URL);
     const openExternal = vi.fn(async (_url: string) => undefined);
     hardenWebContents(contents as unknown as WebContents, source, openExternal);
     return { contents, openExternal };
@@ -174,6 +175,9 @@ describe(`navigation, new windows and webviews ${MOCKED}`, () => {
     'https://evil.example/',
     'file:///etc/passwd',
     pathToFileURL('/opt/splitbook/out/renderer/other.html').href,
+    pathToFileURL(INDEX).href,
+    'app://splitbook/other.html',
+    'app://elsewhere/index.html',
     'javascript:alert(1)',
   ])('cancels navigation to %s', (url) => {
     expect(
@@ -188,7 +192,7 @@ describe(`navigation, new windows and webviews ${MOCKED}`, () => {
   it("lets the app's own page reload (the dev server's full reload), and nothing else of that origin but the page", () => {
     expect(
       hardened().contents.emitPreventable('will-navigate', {
-        url: `${pathToFileURL(INDEX).href}#tests`,
+        url: `${APP_INDEX_URL}#tests`,
       }),
     ).toBe(false);
     const dev = hardened({ kind: 'dev', url: 'http://localhost:5173/' }).contents;

@@ -1,9 +1,12 @@
 // The core: one database, the key ring, the sync engine and every contract service, free of any host.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CoreEvent, Services } from '../../shared/contract';
+import type { CacheStatus, CoreEvent, Services } from '../../shared/contract';
+import { PROBLEM_TYPES, ProblemError } from '../../shared/problem';
 import type { Core, CoreEventListener } from './types';
-import { backfillAlerts, openDatabase } from './db';
+import { backfillAlerts, openDatabase, type Db } from './db';
+import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
+import { replaceCache, salvageStores } from './rebuild';
 import { createMemorySecretStore, type SecretStore } from './secrets';
 import { createKeyRing } from './stores/keys';
 import { createDemoStore, type DemoStore } from './stores/demo';
@@ -14,18 +17,18 @@ import { createAppService } from './services/app';
 import { createAudiencesService } from './services/audiences';
 import { createCampaignsService } from './services/campaigns';
 import { createEditsService } from './services/edits';
-import { rebaseAll } from './sync/push/records';
-import { createStoresService } from './services/stores';
+import { createNotesService } from './services/notes';
+import { createPortfolioService } from './services/portfolio';
+import { createReportsService } from './services/reports';
+import { createReviewService } from './services/review';
+import { cleanOrphanedKeys, createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
 import { createTestsService } from './services/tests';
-import { createReportsService } from './services/reports';
+import { rebaseAll } from './sync/push/records';
 import type { SaveFile } from './reports/save';
 import { writeExport } from './reports/export';
 import { writeFileAtomically } from './reports/write-file';
-import { createNotesService } from './services/notes';
-import { createPortfolioService } from './services/portfolio';
-import { createReviewService } from './services/review';
 
 export interface CoreDeps {
   /** Folder of the cache database; created if missing. */
@@ -54,88 +57,169 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? Date.now;
   const fetchImpl = deps.fetch ?? globalThis.fetch;
   mkdirSync(deps.dataDir, { recursive: true });
-  const db = openDatabase(join(deps.dataDir, DATABASE_FILE), {
-    userDataFile: join(deps.dataDir, USER_DATA_FILE),
-  });
-  // Results cached before alerts were stored on tests (cache migration 5) get theirs once, here.
-  backfillAlerts(db);
-
-  // The outbox is the source of truth for unsent work: a crash between its write and the cache's is
-  // repaired here, by applying every pending edit onto the server's copy again.
-  rebaseAll(db, null, new Date(clock()).toISOString());
+  const cacheFile = join(deps.dataDir, DATABASE_FILE);
+  const userDataFile = join(deps.dataDir, USER_DATA_FILE);
 
   const listeners = new Set<CoreEventListener>();
   function emit(event: CoreEvent): void {
     for (const listener of listeners) listener(event);
+    // A sync that met a damaged cache makes the whole app say so and offer the rebuild.
+    if (event.name === 'sync.finished' && event.payload.problem?.type === PROBLEM_TYPES.corrupt) {
+      cache = { state: 'corrupt', problem: event.payload.problem };
+    }
   }
 
-  const keychain = deps.secrets.selfTest();
+  let cache: CacheStatus = { state: 'ok', problem: null };
+  let db: Db;
+  try {
+    db = openDatabase(cacheFile, { userDataFile });
+    if (db.readonly) cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir) };
+  } catch (error) {
+    if (storageFailure(error) !== 'corrupt') throw error;
+    // A damaged cache does not stop the app: it starts on an empty stand-in (the user's own file
+    // attached as always) and offers app.rebuildCache.
+    cache = {
+      state: 'corrupt',
+      problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
+    };
+    db = openDatabase(':memory:', { userDataFile });
+  }
+
+  if (cache.state === 'ok') prepare(db, clock);
+
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
+  // The self-test first, then the clean-up of keys a failed add left behind: one keychain talk at a time.
+  const keychain = deps.secrets.selfTest();
+  const keysCleaned =
+    cache.state === 'ok' ? keychain.then(() => cleanOrphanedKeys(db, keys)) : Promise.resolve(0);
   let demo: DemoStore | null = null;
-  const stores = createStoreRegistry({
-    db,
-    keys,
-    fetch: fetchImpl,
-    demoStore: () => (demo ??= createDemoStore({ clock, ...deps.demo })),
-  });
+  const demoStore = () => (demo ??= createDemoStore({ clock, ...deps.demo }));
 
-  const engine = createSyncEngine({
-    db,
-    lock: createStoreLocks(deps.dataDir),
-    clientFor: stores.clientFor,
-    clock,
-    onProgress: (progress) => emit({ name: 'sync.progress', payload: progress }),
-    onFinished: (report) => {
-      try {
-        stores.rememberRate(report.storeId);
-      } catch (error) {
-        // Only a head start for the next run is lost; the report still goes out.
-        console.error('[splitbook] could not keep the learnt request rate:', error);
-      }
-      // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
-      emit({ name: 'sync.finished', payload: report });
-    },
-    onEditsChanged: (storeId) => emit({ name: 'edits.changed', payload: { storeId } }),
-  });
-
-  const services: Services = {
-    app: createAppService({ ...deps, keychain }),
-    stores: createStoresService({
-      db,
-      keys,
-      stores,
-      engine,
+  /** Everything that holds the connection: rebuilt with a new one when the cache is rebuilt. */
+  function assemble(current: Db) {
+    const stores = createStoreRegistry({ db: current, keys, fetch: fetchImpl, demoStore });
+    const engine = createSyncEngine({
+      db: current,
+      lock: createStoreLocks(deps.dataDir),
+      clientFor: stores.clientFor,
       clock,
-      fetch: fetchImpl,
-      changed: () => emit({ name: 'stores.changed', payload: {} }),
-    }),
-    sync: createSyncService({ db, engine, stores, emit }),
-    tests: createTestsService(db),
-    campaigns: createCampaignsService(db),
-    audiences: createAudiencesService(db),
-    tags: createTagsService(db),
-    reports: createReportsService({ db, clock, saveFile: deps.saveFile, emit }),
-    edits: createEditsService({ db, stores, engine, clock, emit, pushOnEdit: deps.pushOnEdit }),
-    review: createReviewService(db, clock),
-    notes: createNotesService(db, clock),
-    portfolio: createPortfolioService(db, clock),
-  };
+      onProgress: (progress) => emit({ name: 'sync.progress', payload: progress }),
+      onFinished: (report) => {
+        try {
+          stores.rememberRate(report.storeId);
+        } catch (error) {
+          // Only a head start for the next run is lost; the report still goes out.
+          console.error('[splitbook] could not keep the learnt request rate:', error);
+        }
+        // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
+        emit({ name: 'sync.finished', payload: report });
+      },
+      onEditsChanged: (storeId) => emit({ name: 'edits.changed', payload: { storeId } }),
+    });
+    const changed = () => emit({ name: 'stores.changed', payload: {} });
+    const services: Services = {
+      app: createAppService({
+        ...deps,
+        keychain,
+        cacheStatus: () => cache,
+        rebuildCache,
+      }),
+      stores: createStoresService({
+        db: current,
+        keys,
+        stores,
+        engine,
+        clock,
+        fetch: fetchImpl,
+        changed,
+      }),
+      sync: createSyncService({ db: current, engine, stores, emit }),
+      tests: createTestsService(current),
+      campaigns: createCampaignsService(current),
+      audiences: createAudiencesService(current),
+      tags: createTagsService(current),
+      reports: createReportsService({ db: current, clock, saveFile: deps.saveFile, emit }),
+      edits: createEditsService({
+        db: current,
+        stores,
+        engine,
+        clock,
+        emit,
+        pushOnEdit: deps.pushOnEdit,
+      }),
+      review: createReviewService(current, clock),
+      notes: createNotesService(current, clock),
+      portfolio: createPortfolioService(current, clock),
+    };
+    return { engine, services, stores };
+  }
+
+  let parts = assemble(db);
+
+  async function rebuildCache(): Promise<{ storesKept: number }> {
+    if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
+    await parts.engine.cancelAll();
+    const kept = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
+    db.close();
+    db = replaceCache(cacheFile, userDataFile, kept, new Date(clock()));
+    cache = { state: 'ok', problem: null };
+    prepare(db, clock);
+    parts = assemble(db);
+    emit({ name: 'stores.changed', payload: {} });
+    await parts.services.sync.startAll({});
+    return { storesKept: kept.length };
+  }
 
   return {
-    services,
+    // Every call goes to the current assembly, so a rebuilt cache is used at once.
+    services: delegate(() => parts.services),
     reports: {
       write: (request, out, options) => writeExport(db, request, out, { now: clock(), ...options }),
       writeFile: (request, path, options) =>
-        writeFileAtomically(path, (out) => writeExport(db, request, out, { now: clock(), ...options })),
+        writeFileAtomically(path, (out) =>
+          writeExport(db, request, out, { now: clock(), ...options }),
+        ),
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async close() {
-      await engine.cancelAll();
+      await parts.engine.cancelAll();
+      await keysCleaned;
       listeners.clear();
       db.close();
     },
+  };
+}
+
+/** What a writable cache needs once opened, before any service reads it. */
+function prepare(db: Db, clock: () => number): void {
+  // Results cached before alerts were stored on tests (cache migration 7) get theirs once, here.
+  backfillAlerts(db);
+  // The outbox is the source of truth for unsent work: a crash between its write and the cache's is
+  // repaired here, by applying every pending edit onto the server's copy again.
+  rebaseAll(db, null, new Date(clock()).toISOString());
+}
+
+/** A Services object whose every method calls the same method of `current()` at call time. */
+function delegate(current: () => Services): Services {
+  const forward = <N extends keyof Services>(ns: N): Services[N] =>
+    new Proxy(current()[ns], {
+      get: (_target, method) => Reflect.get(current()[ns], method),
+    });
+  return {
+    app: forward('app'),
+    stores: forward('stores'),
+    sync: forward('sync'),
+    tests: forward('tests'),
+    campaigns: forward('campaigns'),
+    audiences: forward('audiences'),
+    tags: forward('tags'),
+    reports: forward('reports'),
+    edits: forward('edits'),
+    review: forward('review'),
+    notes: forward('notes'),
+    portfolio: forward('portfolio'),
   };
 }

@@ -6,3 +6,4 @@ export { nextSyncReport, syncAndWait } from './sync/wait';
 export type { ExportRequest, ExportOptions } from './reports/export';
 export type { SaveFile, SaveTarget } from './reports/save';
 export { REPORTS } from './reports/registry';
+export { storageProblem } from './db/storage-errors';

@@ -8,7 +8,11 @@ export interface CoreReports {
   /** Streams the export into `out`; CSV leaves it open, a workbook ends it. Returns data rows. */
   write(request: ExportRequest, out: Writable, options?: Partial<ExportOptions>): Promise<number>;
   /** Writes the export to a file atomically (nothing left behind on failure). Returns data rows. */
-  writeFile(request: ExportRequest, path: string, options?: Partial<ExportOptions>): Promise<number>;
+  writeFile(
+    request: ExportRequest,
+    path: string,
+    options?: Partial<ExportOptions>,
+  ): Promise<number>;
 }
 
 /** Receives every event the core emits; `event.name` narrows `event.payload`. */

@@ -1,5 +1,6 @@
 // `app.*`: facts about the running app and its host.
 import { z } from 'zod';
+import { Problem } from '../problem';
 import { Empty, method } from './common';
 
 export const AppInfo = z.object({
@@ -9,7 +10,20 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
+/** Whether the cache can be used: ok, read-only (browse only), or corrupt (rebuild it from the stores). */
+export const CacheStatus = z.object({
+  state: z.enum(['ok', 'read-only', 'corrupt']),
+  problem: Problem.nullable(),
+});
+export type CacheStatus = z.infer<typeof CacheStatus>;
+
 export const app = {
   info: method(Empty, AppInfo),
   openExternal: method(z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) }), z.null()),
+  cacheStatus: method(Empty, CacheStatus),
+  /**
+   * Moves the damaged cache aside, starts a fresh one with the stores that could be read from it,
+   * and syncs them. The user's own data (splitbook-user.db) is not touched.
+   */
+  rebuildCache: method(Empty, z.object({ storesKept: z.int().nonnegative() })),
 };

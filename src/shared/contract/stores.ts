@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Problem } from '../problem';
 import { Empty, method, StoreId, StoreInput } from './common';
 import { SyncOutcome, SyncProgress, SyncState } from './sync';
+import { insecureAddressProblem, PLAIN_HTTP_REFUSED } from '../domain/base-url';
 
 export const KEY_STORAGES = ['keychain', 'session', 'none'] as const;
 
@@ -45,7 +46,10 @@ export type StoreSummary = z.infer<typeof StoreSummary>;
 
 export const AddStoreInput = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
-  baseUrl: z.url({ protocol: /^https?$/, error: 'Base URL must be an http(s) address' }).max(500),
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: 'Base URL must be an http(s) address' })
+    .max(500)
+    .refine((url) => insecureAddressProblem(url) === null, { error: PLAIN_HTTP_REFUSED }),
   apiKey: z.string().trim().min(1, 'API key is required').max(4096),
   /** Keep the key in memory for this session only (when no keychain is usable). */
   sessionOnly: z.boolean().default(false),

@@ -2,7 +2,8 @@
 // session, ipcMain, Menu, shell, screen, contextBridge and ipcRenderer for the host's glue to be exercised.
 // Used only through vi.mock('electron', …); every test using it says "(Electron mocked: …)" in its name.
 import { EventEmitter } from 'node:events';
-import { pathToFileURL } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { vi } from 'vitest';
 
 export const MOCKED = '(Electron mocked: the runtime cannot run here)';
@@ -235,6 +236,24 @@ export const ipcRenderer = {
 
 export const BrowserWindow = FakeBrowserWindow;
 
+type ProtocolHandler = (request: Request) => Promise<Response>;
+export const protocol = {
+  privileged: [] as unknown[],
+  handlers: new Map<string, ProtocolHandler>(),
+  registerSchemesAsPrivileged(schemes: unknown[]) {
+    protocol.privileged.push(...schemes);
+  },
+  handle(scheme: string, handler: ProtocolHandler) {
+    protocol.handlers.set(scheme, handler);
+  },
+};
+/** Electron's net.fetch reads file:// URLs; Node's fetch does not, so the fake reads the file itself. */
+export const net = {
+  fetch: vi.fn(async (url: string) => {
+    return new Response(await readFile(fileURLToPath(url)));
+  }),
+};
+
 const electron = {
   app,
   session,
@@ -246,5 +265,7 @@ const electron = {
   contextBridge,
   ipcRenderer,
   BrowserWindow,
+  protocol,
+  net,
 };
 export default electron;

@@ -18,6 +18,7 @@ import {
   type Pagination,
 } from '../../../shared/api';
 import { problem } from '../../../shared/problem';
+import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '../../../shared/domain/base-url';
 import { sleep as realSleep } from './backoff';
 import { ApiError, scrubSecret } from './errors';
 import { createRequestLimiter, type RequestLimiter } from './limiter';
@@ -34,6 +35,8 @@ export interface ApiClientOptions {
   limiter?: RequestLimiter;
   /** Per attempt, body included. Default 15 s. */
   timeoutMs?: number;
+  /** Most bytes read from one answer: results are large by nature, every other answer is small. */
+  maxBodyBytes?: { results?: number; other?: number };
   /** Attempts per call, the first included. Default 6. */
   maxAttempts?: number;
   /** Cap of the exponential backoff between attempts. Default 30 s. */
@@ -94,14 +97,63 @@ export interface ApiClient {
 
 const PREFIX = '/api/public/v1';
 
+/** A test's results (every side, segment and day) can be large; 64 MiB is far beyond any real one. */
+export const RESULTS_MAX_BYTES = 64 * 1024 * 1024;
+/** A page of 100 tests, a campaign or audience list, a problem: 8 MiB is far beyond any real one. */
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+
 /** Beyond the page count the first page announced, a listing may grow this much while we walk it. */
 const WALK_GROWTH_FACTOR = 2;
 const WALK_GROWTH_PAGES = 5;
+/** Far more tests than any store runs: a walk never reads past this many, whatever the server claims. */
+export const MAX_LISTED_TESTS = 200_000;
+
+/** The last page a walk may ask for, set from the first page it read. */
+export function walkCeiling(
+  page: number,
+  totalPages: number,
+  totalCount: number,
+  received: number,
+): number {
+  const remainingByPages = Math.max(totalPages - page, 1);
+  const remainingByCount = Math.max(
+    Math.ceil(Math.min(totalCount, MAX_LISTED_TESTS) / received) - page,
+    1,
+  );
+  const remaining = Math.min(remainingByPages, remainingByCount);
+  return page + remaining * WALK_GROWTH_FACTOR + WALK_GROWTH_PAGES;
+}
+
+/**
+ * Why a page's pagination cannot be true, or null when it can: negative counts, records on a
+ * listing that says it has none, or a page count that does not follow from the count and page size.
+ */
+export function impossiblePagination(p: Pagination, records: number): string | null {
+  if (p.totalCount < 0 || p.totalPages < 0) {
+    return `it reports ${p.totalCount} tests on ${p.totalPages} pages`;
+  }
+  if (p.perPage <= 0) return `it reports a page size of ${p.perPage}`;
+  if (p.page <= 0) return `it reports page ${p.page}`;
+  if (records > 0 && (p.totalCount === 0 || p.totalPages === 0)) {
+    return `the page holds ${records} records but the listing says it has ${p.totalCount} tests on ${p.totalPages} pages`;
+  }
+  const expected = Math.ceil(p.totalCount / p.perPage);
+  // An empty listing may say 0 pages or 1 (an empty first page).
+  const consistent = p.totalPages === expected || (p.totalCount === 0 && p.totalPages === 1);
+  if (!consistent) {
+    return `${p.totalCount} tests at ${p.perPage} per page make ${expected} pages, not ${p.totalPages}`;
+  }
+  return null;
+}
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = parseBaseUrl(options.baseUrl);
   const apiKey = checkApiKey(options.apiKey);
   const host = base.host;
+  const resultsMaxBytes = positive(
+    options.maxBodyBytes?.results ?? RESULTS_MAX_BYTES,
+    'maxBodyBytes.results',
+  );
   const send = createTransport({
     baseUrl: base.href,
     host,
@@ -109,6 +161,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     fetch: options.fetch ?? globalThis.fetch,
     limiter: options.limiter ?? createRequestLimiter(),
     timeoutMs: positive(options.timeoutMs ?? 15_000, 'timeoutMs'),
+    maxBodyBytes: positive(options.maxBodyBytes?.other ?? DEFAULT_MAX_BYTES, 'maxBodyBytes'),
     maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? 6)),
     maxBackoffMs: Math.max(0, options.maxBackoffMs ?? 30_000),
     maxRetryAfterMs: Math.max(0, options.maxRetryAfterMs ?? 120_000),
@@ -166,6 +219,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       path: `${PREFIX}/tests${search ? `?${search}` : ''}`,
     };
     const envelope = expect(request, await call(request, opts), TestListResponse);
+    const impossible = impossiblePagination(envelope.pagination, envelope.data.length);
+    if (impossible) {
+      throw new ApiError({
+        kind: 'invalid-response',
+        status: 200,
+        title: "The test list's page counts contradict themselves",
+        detail: `Splitbook cannot trust this listing: ${impossible}.`,
+        retryable: false,
+        method: request.method,
+        path: request.path,
+        host,
+      });
+    }
     return { ...parseRecords(Test, envelope.data), pagination: envelope.pagination };
   }
 
@@ -175,24 +241,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const perPage = opts.perPage ?? 100;
     let page = opts.startPage ?? 1;
     let limit: number | null = null;
-    let previousIds: string | null = null;
+    // Every id listed so far: a page made only of ids already seen means the server ignores `page`.
+    const seen = new Set<string>();
     for (;;) {
       const result = await listTests({ page, perPage }, { signal: opts.signal });
-      const ids = [
-        ...result.items.map((t) => t.id),
-        ...result.rejected.map((r) => r.id ?? '?'),
-      ].join(',');
-      // A server that ignores `page` sends the same records again: that listing never ends.
-      if (previousIds !== null && ids !== '' && ids === previousIds) {
+      const ids = [...result.items.map((t) => t.id), ...result.rejected.map((r) => r.id ?? '?')];
+      if (ids.length > 0 && ids.every((id) => seen.has(id))) {
         throw walkError(page, 'it sent the same page twice');
       }
+      for (const id of ids) seen.add(id);
       yield { ...result, page };
-      const { totalPages } = result.pagination;
+      const { totalPages, totalCount } = result.pagination;
       // An empty page means the listing ended early (tests were deleted while we walked).
-      if (page >= totalPages || ids === '') return;
-      limit ??= page + Math.max(totalPages - page, 1) * WALK_GROWTH_FACTOR + WALK_GROWTH_PAGES;
+      if (page >= totalPages || ids.length === 0) return;
+      // The ceiling is set once, from what the first page claimed and the page size it actually
+      // had: a listing may grow while it is walked, but not without bound, and never past
+      // MAX_LISTED_TESTS whatever totalPages says (2^31-1 pages would never end).
+      limit ??= walkCeiling(page, totalPages, totalCount, ids.length);
       if (page >= limit) throw walkError(page, `it still announced more pages after ${page}`);
-      previousIds = ids;
       page += 1;
     }
   }
@@ -229,7 +295,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async getResults(id, opts) {
-      const request: ApiRequest = { method: 'GET', path: `${PREFIX}/tests/${uuid(id)}/results` };
+      const request: ApiRequest = {
+        method: 'GET',
+        path: `${PREFIX}/tests/${uuid(id)}/results`,
+        maxBytes: resultsMaxBytes,
+      };
       return expect(request, await call(request, opts), TestResults);
     },
 
@@ -306,6 +376,15 @@ function parseBaseUrl(raw: string): { href: string; host: string } {
       400,
       "The store's API address is not valid",
       'The address must start with https:// or http://.',
+    );
+  }
+  // The same rule the contract applies to a new store, here too for stores saved before it.
+  if (url.protocol === 'http:' && !plainHttpAllowed(url.hostname)) {
+    throw problem(
+      'validation',
+      400,
+      'Plain http:// is not allowed for this address',
+      PLAIN_HTTP_REFUSED,
     );
   }
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {

@@ -9,6 +9,7 @@ export const API_ERROR_KINDS = [
   'invalid-response',
   'aborted',
   'unauthorized',
+  'too-large',
 ] as const;
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 
@@ -83,6 +84,8 @@ export class ApiError extends Error {
       case 'aborted':
         // 499: nginx's "client closed request", the nearest thing HTTP has to "cancelled".
         return appProblem('api', 499, 'The request was cancelled', this.detail);
+      case 'too-large':
+        return appProblem('tooLarge', 502, "The store's answer was too large", this.detail);
       case 'http':
         return appProblem(problemTypeOf(this.status), this.status ?? 502, this.title, this.detail);
     }

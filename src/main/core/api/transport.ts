@@ -11,6 +11,8 @@ export interface ApiRequest {
   /** Path and query below the base URL, starting with `/api/public/v1`. */
   path: string;
   body?: unknown;
+  /** The most bytes of the answer's body read before the call fails as too large; default: the transport's. */
+  maxBytes?: number;
 }
 
 /** A successful answer's body. GETs always get `json`; a write may get none or an unreadable one. */
@@ -39,6 +41,8 @@ export interface TransportConfig {
   fetch: typeof fetch;
   limiter: RequestLimiter;
   timeoutMs: number;
+  /** The body cap of a request that names none of its own. */
+  maxBodyBytes: number;
   maxAttempts: number;
   maxBackoffMs: number;
   maxRetryAfterMs: number;
@@ -90,6 +94,7 @@ type AttemptOutcome =
 /** What came back on the wire, before any rule is applied. */
 type Exchange =
   | { type: 'answer'; status: number; statusText: string; headers: Headers; text: string }
+  | { type: 'too-large'; status: number; limit: number }
   | {
       type: 'no-answer';
       status: number | null;
@@ -159,7 +164,10 @@ export function createTransport(config: TransportConfig): Transport {
       });
       status = response.status;
       // The whole body is read inside the attempt and its timeout: a truncated body fails this attempt.
-      const text = await response.text();
+      // It is read as a stream up to a cap, so no server can make the process hold more than that.
+      const limit = request.maxBytes ?? config.maxBodyBytes;
+      const text = await readCapped(response, limit);
+      if (text === null) return { type: 'too-large', status, limit };
       return {
         type: 'answer',
         status,
@@ -228,6 +236,20 @@ export function createTransport(config: TransportConfig): Transport {
       return safe
         ? { type: 'retry', error, waitMs: backoff(), unreachable: notSent }
         : { type: 'fail', error };
+    }
+
+    if (result.type === 'too-large') {
+      permit.answered();
+      const error = makeError(
+        request,
+        'too-large',
+        result.status,
+        "The store's answer was too large",
+        `${config.host} sent more than ${megabytes(result.limit)} in one answer; Splitbook stops reading there so that its memory stays bounded.`,
+        false,
+      );
+      // The same request would bring the same flood: asking again only costs more.
+      return { type: 'fail', error };
     }
 
     const { status, headers, text } = result;
@@ -359,6 +381,40 @@ export function createTransport(config: TransportConfig): Transport {
       }
     }
   };
+}
+
+/**
+ * The body as text, or null once it exceeds `limit` bytes (the rest is not read: the stream is
+ * cancelled). A Content-Length above the limit is refused before a byte is read.
+ */
+async function readCapped(response: Response, limit: number): Promise<string | null> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 1
+    ? `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`
+    : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 function readBody(status: number, text: string): ReplyBody {

@@ -9,6 +9,7 @@ export * from './results';
 export * from './campaigns';
 export * from './audiences';
 export * from './set-aside';
+export * from './key-journal';
 export * from './reads';
 export * from './types';
 export * from './outbox';

@@ -1,11 +1,12 @@
 // Opens (or creates) the cache file and attaches the user's own data file to the same connection:
 // connection settings, migrations of both, and plain words when a file is unusable.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError, problem } from '../../../shared/problem';
-import { migrate } from './migrations';
 import { unpackJson } from './values';
+import { MIGRATIONS, migrate, schemaVersion } from './migrations';
+import { CORRUPT_CACHE, storageFailure, storageProblem } from './storage-errors';
 import { USER_DATA_MIGRATIONS } from './user-data/migrations';
 import type { Db } from './types';
 
@@ -22,7 +23,26 @@ export interface OpenOptions {
   userDataFile?: string;
 }
 
+/** Above this size a full quick_check at every start costs more than it is worth; errors still tell. */
+export const QUICK_CHECK_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Opens the cache read-write; when the data folder or the file cannot be written, read-only (the
+ * connection's `readonly` is then true: browsing works, syncing cannot). A damaged cache, including
+ * one that had content and is now an empty file, is refused with the `corrupt` problem.
+ */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  const size = fileSize(file);
+  // SQLite creates a new cache as an empty file, so 0 bytes alone means "new". But when the user's
+  // own file already holds data, a cache existed here: an empty one now is a lost cache, not a new one.
+  if (size === 0 && options.userDataFile && (fileSize(options.userDataFile) ?? 0) > 0) {
+    throw problem(
+      'corrupt',
+      500,
+      CORRUPT_CACHE.title,
+      `${file} is empty although Splitbook has used this data folder before. ${CORRUPT_CACHE.detail}`,
+    );
+  }
   let db: Db | null = null;
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -36,17 +56,98 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // 32 MiB of page cache (the default is 2 MiB): the test list's indexes and rows for tens
     // of thousands of tests stay in memory between pages.
     db.pragma('cache_size = -32768');
-    // Compressed records (results_raw.raw_packed) read in SQL, e.g. json_extract(unpack_json(x), '$.a').
-    db.function('unpack_json', { deterministic: true }, (packed: unknown) =>
-      packed instanceof Uint8Array ? unpackJson(packed) : null,
-    );
+    addFunctions(db);
+    if (size !== null && size > 0 && size <= QUICK_CHECK_MAX_BYTES) quickCheck(db);
     migrate(db);
     if (options.userDataFile) attachUserData(db, options.userDataFile);
     return db;
   } catch (error) {
     db?.close();
+    if (storageFailure(error) === 'read-only' && size !== null && size > 0) {
+      return openReadOnly(file, options);
+    }
     throw explain(error, file);
   }
+}
+
+/** The file's size, or null when there is none. */
+function fileSize(file: string): number | null {
+  try {
+    return existsSync(file) ? statSync(file).size : null;
+  } catch {
+    return null;
+  }
+}
+
+/** SQLite's cheap check (no index-content comparison); a damaged page fails the open. */
+function quickCheck(db: Db): void {
+  const result = db.pragma('quick_check(1)', { simple: true });
+  if (result !== 'ok') {
+    throw Object.assign(new Error(`quick_check: ${String(result)}`), { code: 'SQLITE_CORRUPT' });
+  }
+}
+
+/**
+ * A read-only connection to the file. In WAL mode SQLite needs its -shm index, which it cannot create
+ * in a read-only folder: then the file is read into memory instead (marked as not WAL, since the
+ * snapshot has no WAL), still read-only. The cache is checkpointed at every clean close, so the file
+ * holds what was synced, but for the last commits of a process that was killed.
+ */
+function openReadOnlyConnection(file: string): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    // The WAL index is needed at the first read, not at the open: read once to know.
+    db.pragma('user_version');
+    return db;
+  } catch (error) {
+    db?.close();
+    if (storageFailure(error) !== 'read-only') throw error;
+    const image = readFileSync(file);
+    // Bytes 18 and 19 of the header are the write and read format versions: 2 is WAL, 1 is rollback.
+    if (image.length >= 20) image.fill(1, 18, 20);
+    return new Database(image, { readonly: true });
+  }
+}
+
+/** The cache as it is, read-only: browsing what was synced goes on while nothing can be written. */
+function openReadOnly(file: string, options: OpenOptions): Db {
+  let db: Db | null = null;
+  try {
+    db = openReadOnlyConnection(file);
+    db.pragma('foreign_keys = ON');
+    addFunctions(db);
+    const newest = MIGRATIONS.at(-1)?.version ?? 0;
+    if (schemaVersion(db) !== newest) {
+      throw problem(
+        'readOnly',
+        507,
+        'The data folder cannot be written',
+        `${dirname(file)} is read-only and its cache needs an upgrade that must write to it. Make the folder writable and start Splitbook again.`,
+      );
+    }
+    // Attached from a read-only connection, the user's file is read-only too. A folder where SQLite
+    // cannot even open it read-only (its WAL index cannot be made) leaves it out: browsing the cache
+    // goes on, and nothing can be written to it anyway.
+    if (options.userDataFile && existsSync(options.userDataFile)) {
+      try {
+        db.prepare('ATTACH DATABASE ? AS user').run(options.userDataFile);
+      } catch (error) {
+        if (storageFailure(error) !== 'read-only') throw error;
+      }
+    }
+    return db;
+  } catch (error) {
+    db?.close();
+    throw explain(error, file);
+  }
+}
+
+/** SQL functions of the cache: compressed records (results_raw.raw_packed) read with json_extract(unpack_json(x), '$.a'). */
+function addFunctions(db: Db): void {
+  db.function('unpack_json', { deterministic: true }, (packed: unknown) =>
+    packed instanceof Uint8Array ? unpackJson(packed) : null,
+  );
 }
 
 function attachUserData(db: Db, file: string): void {
@@ -60,15 +161,14 @@ function attachUserData(db: Db, file: string): void {
 
 function explain(error: unknown, file: string): ProblemError {
   if (error instanceof ProblemError) return error;
-  const code = error instanceof Database.SqliteError ? error.code : null;
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-    return problem(
-      'internal',
-      500,
-      'Unreadable cache',
-      `${file} is not a Splitbook cache (it is not a readable SQLite database). Move it aside to start a fresh cache.`,
-    );
+  const storage = storageProblem(error, dirname(file));
+  if (storage?.type === CORRUPT_CACHE.type) {
+    return new ProblemError({
+      ...storage,
+      detail: `${file} cannot be read correctly. ${storage.detail}`,
+    });
   }
+  if (storage) return new ProblemError(storage);
   const reason = error instanceof Error ? error.message : String(error);
   return problem(
     'internal',

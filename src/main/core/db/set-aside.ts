@@ -1,7 +1,7 @@
 // Records a sync could not take (they failed validation or their request failed), kept with the reason.
 import { statement } from './statements';
 import type { Db, SetAsideResource } from './types';
-import { toJson } from './values';
+import { storableJson } from './values';
 
 export interface SetAsideInput {
   storeId: string;
@@ -30,7 +30,8 @@ export function setAside(db: Db, record: SetAsideInput): void {
     record.resource,
     record.recordId ?? '',
     record.error,
-    toJson(record.raw),
+    // A record too deep to serialise is kept by its id and reason only.
+    storableJson(record.raw) ?? 'null',
     record.seenAt,
     record.runId ?? null,
   );

@@ -3,7 +3,7 @@ import type { Test } from '../../../shared/api';
 import { clearSetAside } from './set-aside';
 import { statement } from './statements';
 import type { Db } from './types';
-import { toFlag, toJson } from './values';
+import { storableJson, toFlag } from './values';
 
 /** One page of GET /tests as a sync writes it. */
 export interface TestPageWrite {
@@ -19,11 +19,18 @@ export interface TestPageWrite {
  * record they left. A test whose raw JSON is unchanged is only marked seen, which is what keeps a
  * re-sync where nothing changed cheap.
  */
-export function upsertTests(db: Db, page: TestPageWrite): void {
+export function upsertTests(db: Db, page: TestPageWrite): UnstorableTest[] {
   const { storeId, runId, syncedAt } = page;
+  const unstorable: UnstorableTest[] = [];
   db.transaction(() => {
     for (const test of page.tests) {
-      const rawJson = toJson(test);
+      // A record JSON cannot write (nested thousands deep, JSON.stringify overflows the stack) is
+      // returned to be set aside like an invalid one; the rest of the page is kept.
+      const rawJson = storableJson(test);
+      if (rawJson === null) {
+        unstorable.push({ id: test.id, error: UNSTORABLE_REASON });
+        continue;
+      }
       const cached = statement<{ seq: number; rawJson: string | null }>(db, FIND_CACHED_TEST).get(
         storeId,
         test.id,
@@ -37,7 +44,17 @@ export function upsertTests(db: Db, page: TestPageWrite): void {
       clearSetAside(db, storeId, 'test', test.id);
     }
   })();
+  return unstorable;
 }
+
+/** A listed test the cache could not take, to be set aside with its reason. */
+export interface UnstorableTest {
+  id: string;
+  error: string;
+}
+
+export const UNSTORABLE_REASON =
+  'The record cannot be stored: it is nested too deeply to be written as JSON.';
 
 const FIND_CACHED_TEST = `
   SELECT t.seq, r.raw_json AS rawJson

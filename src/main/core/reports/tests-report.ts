@@ -35,11 +35,25 @@ export const TESTS_COLUMNS: readonly Column[] = [
     unit: 'whole days from start_at to end_at (or the export time)',
     source: 'Splitbook',
   },
-  { name: 'control_traffic', kind: 'integer', unit: "the control side's traffic integer as sent (unit not stated by the API)", source: 'API' },
-  { name: 'variant_traffic', kind: 'integer', unit: "the variant side's traffic integer as sent; empty without a variant", source: 'API' },
+  {
+    name: 'control_traffic',
+    kind: 'integer',
+    unit: "the control side's traffic integer as sent (unit not stated by the API)",
+    source: 'API',
+  },
+  {
+    name: 'variant_traffic',
+    kind: 'integer',
+    unit: "the variant side's traffic integer as sent; empty without a variant",
+    source: 'API',
+  },
   { name: 'control_visitors', kind: 'integer', unit: 'visitors', source: 'API' },
   { name: 'variant_visitors', kind: 'integer', unit: 'visitors', source: 'API' },
-  text('goal_metric', 'cvr, acr, ctr, rpv or aov; empty for a goal Splitbook does not know', 'Splitbook'),
+  text(
+    'goal_metric',
+    'cvr, acr, ctr, rpv or aov; empty for a goal Splitbook does not know',
+    'Splitbook',
+  ),
   {
     name: 'control_goal_value',
     kind: 'number',
@@ -47,15 +61,45 @@ export const TESTS_COLUMNS: readonly Column[] = [
     source: 'API',
   },
   { name: 'variant_goal_value', kind: 'number', unit: 'as control_goal_value', source: 'API' },
-  { name: 'relative_lift', kind: 'fraction', unit: "fraction (the API's lift in percent ÷ 100)", source: 'API' },
-  { name: 'api_variant_p_win', kind: 'fraction', unit: "0..1, the API's variantProbabilityWin", source: 'API' },
+  {
+    name: 'relative_lift',
+    kind: 'fraction',
+    unit: "fraction (the API's lift in percent ÷ 100)",
+    source: 'API',
+  },
+  {
+    name: 'api_variant_p_win',
+    kind: 'fraction',
+    unit: "0..1, the API's variantProbabilityWin",
+    source: 'API',
+  },
   text('tier', "the goal's lifecycle tier as sent"),
   text('leading', "the lifecycle's leadingVariant as sent"),
   text('hypothesis', 'text'),
-  { name: 'p_win', kind: 'fraction', unit: '0..1, P(variant beats control) on the goal rate (cvr/acr/ctr only)', source: 'Splitbook' },
-  { name: 'lift_ci_low', kind: 'fraction', unit: "fraction, lower end of the goal lift's 95% credible interval (rpv/aov: approximate)", source: 'Splitbook' },
-  { name: 'lift_ci_high', kind: 'fraction', unit: 'fraction, upper end of that interval', source: 'Splitbook' },
-  { name: 'srm_p', kind: 'number', unit: 'p-value of the sample-ratio test (0..1); empty when not judged', source: 'Splitbook' },
+  {
+    name: 'p_win',
+    kind: 'fraction',
+    unit: '0..1, P(variant beats control) on the goal rate (cvr/acr/ctr only)',
+    source: 'Splitbook',
+  },
+  {
+    name: 'lift_ci_low',
+    kind: 'fraction',
+    unit: "fraction, lower end of the goal lift's 95% credible interval (rpv/aov: approximate)",
+    source: 'Splitbook',
+  },
+  {
+    name: 'lift_ci_high',
+    kind: 'fraction',
+    unit: 'fraction, upper end of that interval',
+    source: 'Splitbook',
+  },
+  {
+    name: 'srm_p',
+    kind: 'number',
+    unit: 'p-value of the sample-ratio test (0..1); empty when not judged',
+    source: 'Splitbook',
+  },
   text('alerts', 'data-quality alert codes joined with "; "', 'Splitbook'),
 ];
 
@@ -156,14 +200,22 @@ export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
   for (const row of scopedTests(ctx, true)) {
     const test = Test.safeParse(parseJson(row.testJson));
     if (!test.success) continue;
-    const results = row.resultsJson === null ? null : TestResults.safeParse(parseJson(row.resultsJson));
-    yield testRow(row.storeName, row.storeId, test.data, results?.success ? results.data : null, ctx.scope.now);
+    const results =
+      row.resultsJson === null ? null : TestResults.safeParse(parseJson(row.resultsJson));
+    yield testRow(
+      row.storeName,
+      row.storeId,
+      test.data,
+      results?.success ? results.data : null,
+      ctx.scope.now,
+    );
   }
 }
 
 export const testsReport: ReportDefinition = {
   name: 'tests',
-  description: 'One row per test: settings, dates, the goal’s figures from the API and Splitbook’s statistics.',
+  description:
+    'One row per test: settings, dates, the goal’s figures from the API and Splitbook’s statistics.',
   perTest: true,
   columns: TESTS_COLUMNS,
   rows: testsRows,

@@ -16,7 +16,10 @@ export async function writeFileAtomically<T>(
   outFile: string,
   produce: (out: Writable) => Promise<T>,
 ): Promise<T> {
-  const temp = join(dirname(outFile), `.${basename(outFile)}.${randomBytes(6).toString('hex')}.partial`);
+  const temp = join(
+    dirname(outFile),
+    `.${basename(outFile)}.${randomBytes(6).toString('hex')}.partial`,
+  );
   const out = createWriteStream(temp, { flags: 'wx' });
   let streamError: unknown = null;
   out.on('error', (error) => (streamError ??= error));
@@ -35,7 +38,9 @@ export async function writeFileAtomically<T>(
     out.destroy();
     await finished(out).catch(() => undefined);
     await rm(temp, { force: true });
-    throw streamError && !(error instanceof Error && error.name === 'ProblemError') ? streamError : error;
+    throw streamError && !(error instanceof Error && error.name === 'ProblemError')
+      ? streamError
+      : error;
   }
 }
 
@@ -46,7 +51,8 @@ export function sinkFor(out: Writable): { write(chunk: string): Promise<void> } 
   return {
     async write(chunk) {
       if (failed) throw failed;
-      if (out.destroyed) throw out.errored ?? new Error('The output was closed before the export finished.');
+      if (out.destroyed)
+        throw out.errored ?? new Error('The output was closed before the export finished.');
       if (chunk === '') return;
       if (out.write(chunk)) return;
       await new Promise<void>((resolve, reject) => {

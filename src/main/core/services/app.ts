@@ -1,5 +1,5 @@
-// `app.*`: the app's version, host and keychain verdict, and opening links outside the app.
-import type { Services } from '../../../shared/contract';
+// `app.*`: the app's version, host and keychain verdict, opening links outside the app, and the cache's health.
+import type { CacheStatus, Services } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
 import type { KeychainStatus } from '../secrets';
 
@@ -8,6 +8,8 @@ export interface AppServiceDeps {
   host: 'electron' | 'browser' | 'cli';
   keychain: Promise<KeychainStatus>;
   openExternal?: (url: string) => Promise<void>;
+  cacheStatus(): CacheStatus;
+  rebuildCache(): Promise<{ storesKept: number }>;
 }
 
 export function createAppService(deps: AppServiceDeps): Services['app'] {
@@ -27,5 +29,7 @@ export function createAppService(deps: AppServiceDeps): Services['app'] {
       await deps.openExternal(url);
       return null;
     },
+    cacheStatus: async () => deps.cacheStatus(),
+    rebuildCache: () => deps.rebuildCache(),
   };
 }

@@ -5,9 +5,12 @@ import { problem, ProblemError } from '../../../shared/problem';
 import { createApiClient } from '../api';
 import { ApiError } from '../api/errors';
 import {
+  clearKeyJournal,
   clearReadOnly,
   deleteStore,
   deleteStoreOutbox,
+  journalKey,
+  orphanedKeyAccounts,
   getResourceSyncs,
   outboxCounts,
   readOnlyReason,
@@ -95,8 +98,37 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       const baseUrl = input.baseUrl.replace(/\/+$/, '');
       await checkKey(baseUrl, input.apiKey);
       const id = randomUUID();
+      // All or nothing: the account is journalled before the key is saved, and the store row
+      // clears it in the same transaction. A failed insert deletes the key at once; a killed
+      // process leaves the journal entry, and the next start-up deletes the key (cleanOrphanedKeys).
+      journalKey(db, id, iso());
       const keyStorage = await deps.keys.save(id, input.apiKey, input.sessionOnly);
-      insertStore(db, { id, name: input.name, baseUrl, kind: 'api', keyStorage, createdAt: iso() });
+      try {
+        db.transaction(() => {
+          insertStore(db, {
+            id,
+            name: input.name,
+            baseUrl,
+            kind: 'api',
+            keyStorage,
+            createdAt: iso(),
+          });
+          clearKeyJournal(db, id);
+        })();
+      } catch (error) {
+        await deps.keys.forget(id, keyStorage === 'keychain').then(
+          () => {
+            try {
+              clearKeyJournal(db, id);
+            } catch {
+              // The journal entry stays; the next start-up finds the key already gone.
+            }
+          },
+          (cleanup: unknown) =>
+            console.error('[splitbook] could not delete the key of a failed add:', cleanup),
+        );
+        throw error;
+      }
       deps.changed();
       return summary(row(id));
     },
@@ -112,7 +144,11 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
           keyStorage: 'none',
           createdAt: iso(),
         });
-        void deps.engine.run(DEMO_STORE_ID);
+        deps.engine
+          .run(DEMO_STORE_ID)
+          .catch((error: unknown) =>
+            console.error('[splitbook] the demo sync ended without a report:', error),
+          );
         deps.changed();
       }
       return summary(row(DEMO_STORE_ID));
@@ -176,4 +212,23 @@ function stateOf(
   if (outcome === 'offline') return 'offline';
   if (outcome === 'error') return 'error';
   return 'idle';
+}
+
+/**
+ * Deletes keys that an add left in the keychain without a store (the process died between the two
+ * writes). Only accounts in this data folder's journal are touched: another data folder's keys in
+ * the same keychain service are never guessed at. Never throws: a locked keychain is tried next start.
+ */
+export async function cleanOrphanedKeys(db: Db, keys: KeyRing): Promise<number> {
+  let cleaned = 0;
+  try {
+    for (const account of orphanedKeyAccounts(db)) {
+      await keys.forget(account, true);
+      clearKeyJournal(db, account);
+      cleaned += 1;
+    }
+  } catch (error) {
+    console.error('[splitbook] could not clean keys left by a failed add:', error);
+  }
+  return cleaned;
 }

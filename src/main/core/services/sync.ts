@@ -17,7 +17,8 @@ export function createSyncService({ db, engine, stores, emit }: SyncServiceDeps)
     async start({ storeId }) {
       stores.row(storeId);
       if (engine.isRunning(storeId)) return { started: false };
-      void engine.run(storeId);
+      // engine.run never rejects (every failure is a report); the catch is the last fence of the process.
+      engine.run(storeId).catch(logLost);
       storesChanged();
       return { started: true };
     },
@@ -25,7 +26,7 @@ export function createSyncService({ db, engine, stores, emit }: SyncServiceDeps)
       const started: string[] = [];
       for (const row of stores.rows()) {
         if (engine.isRunning(row.id)) continue;
-        void engine.run(row.id);
+        engine.run(row.id).catch(logLost);
         started.push(row.id);
       }
       if (started.length > 0) storesChanged();
@@ -36,4 +37,8 @@ export function createSyncService({ db, engine, stores, emit }: SyncServiceDeps)
     },
     issues: async ({ storeId }) => listSetAside(db, storeId),
   };
+}
+
+function logLost(error: unknown): void {
+  console.error('[splitbook] a sync ended without a report:', error);
 }

@@ -3,6 +3,7 @@ import type { Problem } from '../../../shared/problem';
 import { appProblem, PROBLEM_TYPES, ProblemError } from '../../../shared/problem';
 import type { SyncOutcome } from '../../../shared/contract';
 import { ApiError } from '../api/errors';
+import { storageProblem } from '../db/storage-errors';
 
 export interface ClassifiedFailure {
   outcome: SyncOutcome;
@@ -24,18 +25,9 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   }
   if (error instanceof Error && error.name === 'AbortError')
     return { outcome: 'cancelled', problem: null };
-  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
-    return {
-      outcome: 'error',
-      problem: appProblem(
-        'internal',
-        507,
-        'The disk is full',
-        'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.',
-      ),
-    };
-  }
+  // Disk and cache failures (full, read-only, corrupt, I/O) are named in one place.
+  const storage = storageProblem(error);
+  if (storage) return { outcome: 'error', problem: storage };
   return {
     outcome: 'error',
     problem: appProblem(

@@ -131,18 +131,20 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     let outcome: SyncReport['outcome'] = 'ok';
     let problem: SyncReport['problem'] = null;
     let edits: SyncReport['edits'];
-    const lock = deps.lock ? deps.lock(storeId) : { release() {} };
-    if (!lock) {
-      return {
-        storeId,
-        outcome: 'error',
-        startedAt,
-        finishedAt: now(),
-        problem: ANOTHER_PROCESS,
-        ...counters,
-      };
-    }
+    let lock: { release(): void } | null = null;
+    // Everything that can fail, the lock included (a read-only or full disk), ends as the run's report.
     try {
+      lock = deps.lock ? deps.lock(storeId) : { release() {} };
+      if (!lock) {
+        return {
+          storeId,
+          outcome: 'error',
+          startedAt,
+          finishedAt: now(),
+          problem: ANOTHER_PROCESS,
+          ...counters,
+        };
+      }
       const ctx: PhaseContext = {
         db: deps.db,
         storeId,
@@ -181,7 +183,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     } catch (error) {
       ({ outcome, problem } = classifyFailure(error));
     } finally {
-      lock.release();
+      try {
+        lock?.release();
+      } catch (error) {
+        console.error('[splitbook] could not release a store lock:', error);
+      }
     }
     const finishedAt = now();
     try {
@@ -212,13 +218,30 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (existing) return existing.done;
       const controller = new AbortController();
       const progress = createProgressReporter(storeId, deps.onProgress, deps.clock);
+      const startedAt = now();
       // A push in flight holds the store's lock: the run starts when it ends.
       const before = pushes.get(storeId)?.done ?? Promise.resolve(null);
       const done = before
         .then(() => runStore(storeId, { controller, progress }))
+        // A failure outside runStore's own net (a clock or progress callback that throws) still ends as a report.
+        .catch((error: unknown): SyncReport => ({
+          storeId,
+          startedAt,
+          finishedAt: now(),
+          requests: 0,
+          testsSeen: 0,
+          testsRemoved: 0,
+          resultsFetched: 0,
+          setAside: 0,
+          ...classifyFailure(error),
+        }))
         .finally(() => running.delete(storeId))
         .then((report) => {
-          deps.onFinished(report);
+          try {
+            deps.onFinished(report);
+          } catch (error) {
+            console.error('[splitbook] a sync.finished listener failed:', error);
+          }
           return report;
         });
       running.set(storeId, { controller, progress, done });

@@ -16,3 +16,11 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The same policy as a <meta> tag can carry it (src/renderer/index.html): browsers ignore
+ * frame-ancestors in a meta policy, so it lives in the header only. A test keeps the two equal.
+ */
+export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .filter((directive) => !directive.startsWith('frame-ancestors'))
+  .join('; ');

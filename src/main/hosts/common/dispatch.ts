@@ -1,5 +1,5 @@
 // The one translation every host shares: channel name + raw input -> parsed call -> Envelope (data or problem).
-import type { Core } from '../../core';
+import { storageProblem, type Core } from '../../core';
 import { summarizeIssues } from '../../../shared/validation';
 import { lookupMethod } from '../../../shared/contract';
 import { appProblem, ProblemError, type Envelope, type Problem } from '../../../shared/problem';
@@ -37,6 +37,9 @@ export async function dispatch(
     return { ok: true, data: await service(parsed.data) };
   } catch (error) {
     if (error instanceof ProblemError) return failure(error.problem);
+    // A full, read-only or damaged disk is named the same way everywhere (core/db/storage-errors.ts).
+    const storage = storageProblem(error);
+    if (storage) return failure(storage);
     // The stack goes to the log only; the caller gets a fixed text, so nothing sensitive can cross.
     console.error(`[splitbook] ${channel} failed unexpectedly:`, error);
     return failure(unexpectedProblem());

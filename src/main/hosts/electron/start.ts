@@ -1,6 +1,7 @@
 // Electron host: one locked-down window over the core, the contract served over IPC, events forwarded.
-import { join, resolve } from 'node:path';
-import { app, dialog, ipcMain, Menu, session, type BrowserWindow } from 'electron';
+import { dirname, join, resolve } from 'node:path';
+import { app, dialog, ipcMain, Menu, net, protocol, session, type BrowserWindow } from 'electron';
+import { registerAppScheme, serveRenderer } from './app-protocol';
 import { createCore, createKeychainSecretStore, type Core } from '../../core';
 import { openExternalSafely } from './external';
 import { forwardEvents, registerHandlers, sendEvent } from './ipc';
@@ -22,6 +23,8 @@ export function startElectronHost(): void {
     join(OUT_DIR, 'renderer', 'index.html'),
   );
   app.enableSandbox();
+  // Before ready, as Electron requires: the built renderer is served on app://, never file://.
+  registerAppScheme(protocol);
   // Tests and power users point the app at another data folder, as with the browser host and the CLI.
   const dataDirOverride = process.env['SPLITBOOK_DATA_DIR'];
   if (dataDirOverride) app.setPath('userData', resolve(dataDirOverride));
@@ -55,6 +58,9 @@ async function start(source: RendererSource): Promise<void> {
   });
 
   await app.whenReady();
+  if (source.kind === 'file') {
+    serveRenderer(protocol, dirname(source.indexFile), (fileUrl) => net.fetch(fileUrl));
+  }
   applyContentSecurityPolicy(session.defaultSession);
   denyAllPermissions(session.defaultSession);
 

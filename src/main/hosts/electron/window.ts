@@ -1,5 +1,6 @@
 // The main window: locked-down web preferences, placed where it was last time, showing the renderer.
 import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron';
+import { APP_INDEX_URL } from './app-protocol';
 import type { RendererSource } from './renderer-source';
 import {
   MIN_SIZE,
@@ -66,8 +67,7 @@ export function createMainWindow({
       console.error('[splitbook] could not remember the window position:', error);
     }
   });
-  const loaded =
-    source.kind === 'dev' ? window.loadURL(source.url) : window.loadFile(source.indexFile);
+  const loaded = source.kind === 'dev' ? window.loadURL(source.url) : window.loadURL(APP_INDEX_URL);
   loaded.catch((error: unknown) =>
     console.error('[splitbook] the window could not load the app:', error),
   );

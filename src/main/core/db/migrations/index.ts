@@ -10,6 +10,7 @@ import { migration004 } from './004-drop-unread-tables';
 import { migration005 } from './005-compress-raw-results';
 import { migration006 } from './006-learned-rate';
 import { migration007 } from './007-alerts-on-tests';
+import { migration008 } from './008-key-journal';
 
 export type { Migration } from './migration';
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */

@@ -39,11 +39,20 @@ export async function pullTests(ctx: PhaseContext, perPage = TESTS_PER_PAGE): Pr
     if (totalCount !== null && pagination.totalCount !== totalCount) countChanged = true;
     totalCount = pagination.totalCount;
     const syncedAt = ctx.now();
+    let setAsideNow = 0;
     db.transaction(() => {
-      upsertTests(db, { storeId, tests: result.items, runId, syncedAt });
+      const unstorable = upsertTests(db, { storeId, tests: result.items, runId, syncedAt });
       // A pull never overwrites an unsent edit: the server's record becomes its base, the edit goes on top.
-      rebasePulledTests(db, storeId, result.items, syncedAt);
-      for (const rejected of result.rejected) {
+      const unstorableIds = new Set(unstorable.map((u) => u.id));
+      const stored = result.items.filter((test) => !unstorableIds.has(test.id));
+      rebasePulledTests(db, storeId, stored, syncedAt);
+      // Records the cache could not take are set aside like invalid ones (their raw JSON cannot be kept).
+      const refused = [
+        ...result.rejected,
+        ...unstorable.map((u) => ({ id: u.id, error: u.error, raw: null })),
+      ];
+      setAsideNow = refused.length;
+      for (const rejected of refused) {
         setAside(db, {
           storeId,
           resource: 'test',
@@ -57,7 +66,7 @@ export async function pullTests(ctx: PhaseContext, perPage = TESTS_PER_PAGE): Pr
       // A record set aside still exists on the server: it must not be marked removed.
       markSeenInRun(db, {
         storeId,
-        testIds: result.rejected.flatMap((r) => (r.id ? [r.id] : [])),
+        testIds: refused.flatMap((r) => (r.id ? [r.id] : [])),
         runId,
       });
       saveSyncState(db, storeId, {
@@ -68,8 +77,8 @@ export async function pullTests(ctx: PhaseContext, perPage = TESTS_PER_PAGE): Pr
         updatedAt: syncedAt,
       });
     })();
-    counters.testsSeen += result.items.length;
-    counters.setAside += result.rejected.length;
+    counters.testsSeen += result.items.length - (setAsideNow - result.rejected.length);
+    counters.setAside += setAsideNow;
     const listed = (result.page - 1) * perPage + result.items.length + result.rejected.length;
     progress.report('tests', Math.min(listed, totalCount), totalCount);
   }
