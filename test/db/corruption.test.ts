@@ -27,15 +27,15 @@ async function syncedCacheWithUserData(): Promise<string> {
   if ((await allTestRows(core, demo.id)).length < 20) await syncStore(core, demo.id);
   await core.close();
   const user = new Database(join(dir.path, USER_DATA_FILE));
-  user.exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
-  user.prepare(`INSERT INTO notes (body) VALUES (?)`).run('Ask the client about the hero test');
+  user.exec(`CREATE TABLE corruption_probe (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
+  user.prepare(`INSERT INTO corruption_probe (body) VALUES (?)`).run('Ask the client about the hero test');
   user.close();
   return demo.id;
 }
 
 function userNotes(): string[] {
   const user = new Database(join(dir.path, USER_DATA_FILE), { readonly: true });
-  const rows = user.prepare(`SELECT body FROM notes`).pluck().all() as string[];
+  const rows = user.prepare(`SELECT body FROM corruption_probe`).pluck().all() as string[];
   user.close();
   return rows;
 }

@@ -2,6 +2,7 @@
 // change, and whether a store's key turned out to be read-only. The source of truth for unsent work.
 import { Problem } from '../../../shared/problem';
 import { statement } from './statements';
+import { hasUserData } from './user-data/attached';
 import type { Db } from './types';
 
 export const OUTBOX_KINDS = ['test', 'campaign', 'tag', 'audience'] as const;
@@ -207,6 +208,8 @@ export function outboxCounts(
   db: Db,
   storeId: string,
 ): { pending: number; failed: number; conflicts: number } {
+  // A read-only data folder may leave the user's file unattached: then nothing waits to be sent.
+  if (!hasUserData(db)) return { pending: 0, failed: 0, conflicts: 0 };
   const row = statement<{ pending: number; failed: number; conflicts: number }>(
     db,
     `SELECT count(DISTINCT kind || ':' || record_id) AS pending,
@@ -281,6 +284,7 @@ export function clearReadOnly(db: Db, storeId: string): void {
 }
 
 export function readOnlyReason(db: Db, storeId: string): string | null {
+  if (!hasUserData(db)) return null;
   return (
     statement<{ r: string | null }>(
       db,

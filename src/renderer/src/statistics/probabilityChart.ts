@@ -10,12 +10,24 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
+import annotationPlugin from 'chartjs-plugin-annotation';
 import type { OverTimePoint } from '../../../shared/domain/statistics';
 import { dateOfDayNumber, dayNumberOf } from '../../../shared/domain/statistics';
 import { formatDayKey, formatSignedPercent } from '../lib/format';
 import { theme } from '../lib/theme.svelte';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Tooltip, Filler);
+// The annotation plugin too, although this chart draws none: chart.js plugins are global, and one
+// registered after this chart exists (by the results charts) would meet it without its state.
+Chart.register(
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  CategoryScale,
+  Tooltip,
+  Filler,
+  annotationPlugin,
+);
 
 export { Chart };
 
@@ -83,6 +95,7 @@ export function probabilityChartConfig(series: OverTimeSeries): ChartConfigurati
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
       plugins: {
+        annotation: { annotations: {} },
         legend: { display: false },
         tooltip: {
           callbacks: {
