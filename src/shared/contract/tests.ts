@@ -61,6 +61,8 @@ export const TestRow = z.object({
   visitors: z.int().nullable(),
   /** The lifecycle tier of the test's goal ('significant' makes a lift a verdict), when results are cached. */
   tier: z.string().nullable(),
+  /** The leading side by the API's lifecycle of the test's goal, when results are cached. */
+  leader: z.string().nullable(),
   removed: z.boolean(),
 });
 export type TestRow = z.infer<typeof TestRow>;

@@ -172,6 +172,7 @@ type ListDbRow = {
   lift: number | null;
   visitors: number | null;
   tier: string | null;
+  leader: string | null;
   removed: number;
   sortValue: SortValue | null;
 };
@@ -187,7 +188,9 @@ function pageSql(keyQuery: string, expr: string, order: string): string {
     SELECT t.store_id AS storeId, s.name AS storeName, t.id, t.title, t.status, t.stage, t.goal, t.device,
            t.start_at AS startAt, t.end_at AS endAt, t.updated_at AS updatedAt,
            coalesce(t.campaign_name, c.name) AS campaignName, t.tag_names AS tagNames,
-           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.removed, ${expr} AS sortValue
+           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.removed, ${expr} AS sortValue,
+           (SELECT r.leading_variant FROM results r
+            WHERE r.store_id = t.store_id AND r.test_id = t.id) AS leader
     FROM (${keyQuery}) AS page
     CROSS JOIN tests t ON t.seq = page.seq
     LEFT JOIN stores s ON s.id = t.store_id
@@ -285,6 +288,7 @@ function toTestRow(row: ListDbRow): TestRow {
     lift: row.lift,
     visitors: row.visitors,
     tier: row.tier,
+    leader: row.leader,
     removed: row.removed === 1,
   };
 }
