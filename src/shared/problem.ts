@@ -20,6 +20,8 @@ export const PROBLEM_TYPES = {
   api: 'splitbook:api',
   forbidden: 'splitbook:forbidden',
   internal: 'splitbook:internal',
+  /** A sync that took most of a store but set some records aside. */
+  partial: 'splitbook:partial',
 } as const;
 
 /** An error that carries a problem: thrown by services, turned into data by every host. */

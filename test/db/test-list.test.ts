@@ -395,6 +395,7 @@ describe('listTests: rows and filters', () => {
       lift: 0.2,
       visitors: 2000,
       tier: 'emerging',
+      leader: 'variant',
       removed: false,
     });
     expect(byId.get(t.percent.id)).toMatchObject({
@@ -403,6 +404,7 @@ describe('listTests: rows and filters', () => {
       lift: null,
       visitors: null,
       tier: null,
+      leader: null,
     });
   });
 

@@ -7,6 +7,7 @@ import { migration001 } from './001-core';
 import { migration002 } from './002-set-aside-and-search';
 import { migration003 } from './003-tier-on-tests';
 import { migration004 } from './004-drop-unread-tables';
+import { migration005 } from './005-set-aside-kinds';
 
 export type { Migration } from './migration';
 
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */

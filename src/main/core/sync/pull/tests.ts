@@ -7,10 +7,9 @@ import {
   markResourceSynced,
   markSeenInRun,
   saveSyncState,
-  setAside,
   upsertTests,
 } from '../../db';
-import type { PhaseContext } from './context';
+import { keepAside, type PhaseContext } from './context';
 
 export const TESTS_PER_PAGE = 100;
 
@@ -41,7 +40,7 @@ export async function pullTests(ctx: PhaseContext, perPage = TESTS_PER_PAGE): Pr
     db.transaction(() => {
       upsertTests(db, { storeId, tests: result.items, runId, syncedAt });
       for (const rejected of result.rejected) {
-        setAside(db, {
+        keepAside(db, counters, {
           storeId,
           resource: 'test',
           recordId: rejected.id,
