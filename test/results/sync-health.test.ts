@@ -8,7 +8,7 @@ import {
   freshness,
   isUnreachable,
   partialStores,
-} from '../../src/renderer/src/stores/syncState';
+} from '../../src/shared/domain/sync-health';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 
