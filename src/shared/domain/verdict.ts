@@ -42,7 +42,7 @@ export function verdictOf(lifecycle: Pick<Lifecycle, 'tier' | 'leadingVariant'>)
   const tier = spellingKey(lifecycle.tier);
   const side = sideOf(lifecycle.leadingVariant);
   if (!(tier in KNOWN_TIERS) || (side !== null && typeof side === 'object')) {
-    return { winner: 'unknown', words: 'Not understood', sign: '' };
+    return { winner: 'unknown', words: 'No verdict', sign: '' };
   }
   if (tier !== 'significant' || side === null) {
     return { winner: 'none', words: 'No difference yet', sign: '' };

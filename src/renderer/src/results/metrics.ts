@@ -72,7 +72,7 @@ export const TABLE_METRICS: readonly MetricRow[] = [
     unit: 'percent',
     goalId: idOfRate('acr'),
   },
-  { key: 'revenue', label: 'Revenue', short: 'Revenue', unit: 'money', goalId: null },
+  { key: 'revenue', label: 'Revenue', short: 'Rev.', unit: 'money', goalId: null },
 ];
 
 /** "Conversion rate" for a results key this version reads as a metric (inferred), else "Goal 7". */

@@ -53,6 +53,11 @@ export function resourceText(resource: string): string {
   return RESOURCE_TEXT[resource] ?? resource;
 }
 
+/** The cause without the request line an older Splitbook put before it ("GET /api/…: "). */
+export function issueCause(error: string): string {
+  return error.replace(/^[A-Z]+ \/\S*: /, '');
+}
+
 /** A record by its title when known, else by what it is and its id. */
 export function issueName(record: SetAsideRecord): string {
   if (record.title) return record.title;

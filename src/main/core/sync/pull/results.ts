@@ -109,7 +109,14 @@ export async function pullResults(
         }
         // A launched test with no results yet is not a fault of the store.
         if (!(error instanceof ApiError && error.status === 404)) {
-          const message = error instanceof Error ? error.message : String(error);
+          // The cause in words ("Service unavailable. acme.example answered 503."), not the request line:
+          // Sync issues names the test by its title.
+          const message =
+            error instanceof ApiError
+              ? `${error.title}. ${error.detail}`
+              : error instanceof Error
+                ? error.message
+                : String(error);
           const status = error instanceof ApiError ? error.status : null;
           keepAside(db, counters, {
             storeId,
