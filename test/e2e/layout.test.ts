@@ -64,6 +64,11 @@ let browser: Browser;
 const data = tempDir('splitbook-layout-');
 /** The test whose figures disagree, opened in the Results views. */
 let disputed = { id: '', title: '' };
+/** A launched test the server has no results for (404), and one it refuses them for (422). */
+let missing = { id: '', title: 'Hero results the server lost' };
+let refused = { id: '' };
+/** An incompatible test that had started: not "not launched". */
+let incompatible = { id: '', title: 'Incompatible hero on the new theme' };
 
 /** The other implementation: the simulator's answers, rewritten. */
 function rewrite(path: string, body: Json): { status: number; body: Json } {
@@ -71,8 +76,8 @@ function rewrite(path: string, body: Json): { status: number; body: Json } {
   if (results) {
     const id = results[1] ?? '';
     const n = parseInt(id.replace(/[^0-9a-f]/g, '').slice(-4), 16);
-    if (id !== disputed.id && n % 17 === 0) return { status: 404, body: { title: 'Not Found' } };
-    if (id !== disputed.id && n % 19 === 0)
+    if (id === missing.id) return { status: 404, body: { title: 'Not Found' } };
+    if (id === refused.id)
       return { status: 422, body: { type: 'about:blank', title: 'Unprocessable', status: 422 } };
     fractionalRates(body.control);
     fractionalRates(body.variant);
@@ -117,6 +122,12 @@ function rewrite(path: string, body: Json): { status: number; body: Json } {
       if (test.id === disputed.id) {
         test.title = disputed.title;
         test.goal = 'clickThroughRate';
+      }
+      if (test.id === missing.id) test.title = missing.title;
+      if (test.id === incompatible.id) {
+        test.title = incompatible.title;
+        test.status = 'incompatible';
+        test.startAt = '2026-10-01T10:00:00Z';
       }
     }
   }
@@ -211,6 +222,12 @@ beforeAll(async () => {
     id: wanted.id,
     title: 'Free shipping threshold banner on product and cart pages (EU, mobile first)',
   };
+  const others = sim
+    .snapshot(FOREIGN)
+    .tests.filter((t) => t.id !== wanted.id && t.status === 'completed');
+  missing = { ...missing, id: others[0]?.id ?? '' };
+  refused = { id: others[1]?.id ?? '' };
+  incompatible = { ...incompatible, id: others[2]?.id ?? '' };
   await startForeign();
   core = await startCore(data.path, { host: 'browser', demo: { tests: 60, seed: 11 } });
   await core.services.stores.openDemo({});
@@ -362,6 +379,34 @@ describe('the results of another implementation, read honestly', { timeout: 120_
         .locator('table', { hasText: 'All visitors' })
         .locator('tr', { hasText: 'Conversion rate' });
       expect(await cvr.textContent()).toMatch(/\d+\.\d\d%/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says what happened when there are no results: the server had none, or the test never ran', async () => {
+    const context = await browser.newContext({ viewport: SIZES[1] });
+    const page = await openApp(context);
+    const open = async (title: string) => {
+      await page.getByTestId('search').fill(title);
+      await page
+        .locator('[data-testid="test-grid"] .viewport [role="row"]', { hasText: title })
+        .first()
+        .click();
+      await page.getByRole('tab', { name: 'Results' }).click();
+      return page.getByTestId('no-results');
+    };
+    try {
+      await page.locator('.store .main', { hasText: FOREIGN }).click();
+      const lost = await open(missing.title);
+      await expect.poll(() => lost.textContent()).toContain('The server sent no results');
+      expect(await lost.textContent()).not.toContain('sync to fetch');
+      const never = await open(incompatible.title);
+      await expect.poll(() => never.textContent()).toContain('this test is incompatible');
+      expect(await never.textContent()).not.toContain('Not launched');
+      // Units the API does not state are said to be unstated, not guessed.
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      expect(await page.getByRole('tabpanel').textContent()).not.toMatch(/\bdays?\b.*Period/);
     } finally {
       await context.close();
     }
