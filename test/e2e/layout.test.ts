@@ -411,4 +411,25 @@ describe('the results of another implementation, read honestly', { timeout: 120_
       await context.close();
     }
   });
+
+  it('moves to the next test with j after Enter opened one (item 15)', async () => {
+    const context = await browser.newContext({ viewport: SIZES[2] });
+    const page = await openApp(context);
+    try {
+      await page.locator('.store .main', { hasText: FOREIGN }).click();
+      const rows = page.locator('[data-testid="test-grid"] .viewport [role="row"]');
+      await rows.nth(1).waitFor();
+      await rows.first().click();
+      await page.keyboard.press('Enter');
+      const title = page.getByTestId('detail-title');
+      await expect
+        .poll(() => page.evaluate(`document.activeElement?.getAttribute('data-testid')`))
+        .toBe('detail-title');
+      const first = await title.textContent();
+      await page.keyboard.press('j');
+      await expect.poll(() => title.textContent()).not.toBe(first);
+    } finally {
+      await context.close();
+    }
+  });
 });
