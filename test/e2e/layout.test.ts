@@ -432,4 +432,17 @@ describe('the results of another implementation, read honestly', { timeout: 120_
       await context.close();
     }
   });
+
+  it("opens a store's menu from the keyboard (item 15)", async () => {
+    const context = await browser.newContext({ viewport: SIZES[0] });
+    const page = await openApp(context);
+    try {
+      await page.locator('.store .main', { hasText: FOREIGN }).focus();
+      await page.keyboard.press('Shift+F10');
+      await page.getByRole('menu').waitFor();
+      await page.keyboard.press('Escape');
+    } finally {
+      await context.close();
+    }
+  });
 });
