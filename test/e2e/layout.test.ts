@@ -445,4 +445,26 @@ describe('the results of another implementation, read honestly', { timeout: 120_
       await context.close();
     }
   });
+
+  it('gives the title room and shows Goal and End at a large window by default (item 14)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const page = await openApp(context);
+    try {
+      await page.keyboard.press('Control+0');
+      const head = page.getByRole('columnheader');
+      await head.first().waitFor();
+      for (const name of ['Store', 'Goal', 'End']) {
+        expect(
+          await page.getByRole('columnheader', { name: new RegExp(`^${name}`) }).isVisible(),
+        ).toBe(true);
+      }
+      const title = await page
+        .locator('[data-testid="test-grid"] .viewport [role="row"] .c-title')
+        .first()
+        .boundingBox();
+      expect(title?.width ?? 0).toBeGreaterThan(220);
+    } finally {
+      await context.close();
+    }
+  });
 });
