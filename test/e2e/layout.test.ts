@@ -467,4 +467,55 @@ describe('the results of another implementation, read honestly', { timeout: 120_
       await context.close();
     }
   });
+
+  it('during a first sync shows its progress, not "Never synced", and no "All 0" (item 10)', async () => {
+    // The same store again, behind a slow proxy, so the first sync lasts long enough to watch.
+    const slow = createServer((req, res) => {
+      setTimeout(() => {
+        void fetch(`${served.url}${req.url ?? '/'}`, {
+          headers: { authorization: req.headers.authorization ?? '' },
+        })
+          .then(async (upstream) => {
+            res
+              .writeHead(upstream.status, {
+                'content-type': upstream.headers.get('content-type') ?? 'application/json',
+              })
+              .end(await upstream.text());
+          })
+          .catch(() => res.writeHead(502).end());
+      }, 200);
+    });
+    await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done));
+    const context = await browser.newContext({ viewport: SIZES[1] });
+    const page = await openApp(context);
+    try {
+      await page.evaluate(`
+        window.seen = [];
+        new MutationObserver(() => {
+          const bar = document.querySelector('.status-bar')?.textContent ?? '';
+          const all = document.querySelector('[aria-label="Filter by status"] button')?.textContent ?? '';
+          if (document.querySelector('[data-testid="sync-progress"]'))
+            window.seen.push(bar.replace(/\\s+/g, ' ') + ' | ' + all.replace(/\\s+/g, ' ').trim());
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      `);
+      const added = await core.services.stores.add({
+        name: 'Slow store',
+        baseUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+        apiKey: sim.stores[0]?.apiKey ?? '',
+        sessionOnly: true,
+      });
+      await page.locator('.store .main', { hasText: 'Slow store' }).click();
+      await core.services.sync.start({ storeId: added.id });
+      await page.getByTestId('sync-progress').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'first-sync.png') });
+      await page.getByTestId('sync-progress').waitFor({ state: 'detached', timeout: 90_000 });
+      const seen = (await page.evaluate('window.seen')) as string[];
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((line) => line.includes('Never synced'))).toEqual([]);
+      expect(seen.filter((line) => /\| All 0$/.test(line))).toEqual([]);
+    } finally {
+      await context.close();
+      await new Promise((done) => slow.close(done));
+    }
+  });
 });
