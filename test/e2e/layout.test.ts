@@ -518,4 +518,24 @@ describe('the results of another implementation, read honestly', { timeout: 120_
       await new Promise((done) => slow.close(done));
     }
   });
+
+  it('lists sync issues by kind, naming the test and what happens next (item 8)', async () => {
+    const context = await browser.newContext({ viewport: SIZES[2] });
+    const page = await openApp(context);
+    try {
+      await page.locator('.store .main', { hasText: FOREIGN }).click();
+      await view(page, 'Sync issues');
+      const group = page.locator('.group[data-kind="refused"]');
+      await group.waitFor();
+      const refusedTitle =
+        sim.snapshot(FOREIGN).tests.find((t) => t.id === refused.id)?.title ?? '?';
+      const text = (await group.textContent()) ?? '';
+      expect(text).toContain(refusedTitle);
+      expect(text).toContain('Splitbook asks again at every sync');
+      expect(text).not.toContain('GET /api');
+      expect(await group.getByRole('button', { name: 'Retry these' }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
 });
