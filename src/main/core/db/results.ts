@@ -25,7 +25,8 @@ const INSERT_RESULTS = `
   ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_json) VALUES (?, ?, ?)`;
 const COPY_RESULTS_TO_TEST = `
-  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ? WHERE store_id = ? AND id = ?`;
+  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ?, leader = ?
+  WHERE store_id = ? AND id = ?`;
 
 /** Replaces a test's cached results (deleting cascades to the old raw JSON: nothing of them lingers). */
 export function upsertResults(db: Db, write: ResultsWrite): void {
@@ -60,6 +61,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
       results.lift,
       results.totalVisitors,
       lifecycle.tier,
+      lifecycle.leadingVariant,
       storeId,
       testId,
     );

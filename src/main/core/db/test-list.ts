@@ -188,9 +188,8 @@ function pageSql(keyQuery: string, expr: string, order: string): string {
     SELECT t.store_id AS storeId, s.name AS storeName, t.id, t.title, t.status, t.stage, t.goal, t.device,
            t.start_at AS startAt, t.end_at AS endAt, t.updated_at AS updatedAt,
            coalesce(t.campaign_name, c.name) AS campaignName, t.tag_names AS tagNames,
-           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.removed, ${expr} AS sortValue,
-           (SELECT r.leading_variant FROM results r
-            WHERE r.store_id = t.store_id AND r.test_id = t.id) AS leader
+           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.leader, t.removed,
+           ${expr} AS sortValue
     FROM (${keyQuery}) AS page
     CROSS JOIN tests t ON t.seq = page.seq
     LEFT JOIN stores s ON s.id = t.store_id

@@ -8,6 +8,7 @@ import { migration002 } from './002-set-aside-and-search';
 import { migration003 } from './003-tier-on-tests';
 import { migration004 } from './004-drop-unread-tables';
 import { migration005 } from './005-set-aside-kinds';
+import { migration006 } from './006-leader-on-tests';
 
 export type { Migration } from './migration';
 
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
