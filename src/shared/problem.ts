@@ -26,6 +26,8 @@ export const PROBLEM_TYPES = {
   readOnly: 'splitbook:read-only',
   /** A store's answer exceeded what Splitbook reads from one response. */
   tooLarge: 'splitbook:too-large',
+  /** A sync that took most of a store but set some records aside. */
+  partial: 'splitbook:partial',
 } as const;
 
 /** An error that carries a problem: thrown by services, turned into data by every host. */

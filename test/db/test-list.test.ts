@@ -397,6 +397,7 @@ describe('listTests: rows and filters', () => {
       visitors: 2000,
       tier: 'emerging',
       alerts: expect.any(Array),
+      leader: 'variant',
       removed: false,
     });
     expect(byId.get(t.percent.id)).toMatchObject({
@@ -406,6 +407,7 @@ describe('listTests: rows and filters', () => {
       visitors: null,
       tier: null,
       alerts: null,
+      leader: null,
     });
   });
 

@@ -248,7 +248,7 @@ describe('the renderer, end to end', { timeout: 120_000 }, () => {
     await page.getByRole('tab', { name: 'Results' }).click();
     await page.getByTestId('verdict').waitFor();
     expect(await page.getByTestId('verdict').textContent()).toMatch(
-      /Probability to win\s*[<>]?\d+%/,
+      /P\(variant wins\)\s*[<>]?\d+%/,
     );
     await expect.poll(() => page.locator('.chart canvas').count()).toBe(4);
     expect(
@@ -319,7 +319,7 @@ describe('the renderer, end to end', { timeout: 120_000 }, () => {
     await page.locator('.list-pane tbody tr').first().click();
     await page
       .getByRole('region', { name: 'Sync issue detail' })
-      .getByText('Validation error')
+      .getByText('Records Splitbook could not read')
       .waitFor();
     await screen('14-sync-issues');
     await openView('Tests');

@@ -204,7 +204,7 @@ describe('the command line', () => {
       { env },
     );
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Invalid input: baseUrl: Base URL must be an http(s) address');
+    expect(run.stderr).toContain('Invalid input: baseUrl: API base URL must start with https://');
   });
 });
 

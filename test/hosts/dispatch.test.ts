@@ -68,7 +68,7 @@ describe('dispatch', () => {
       title: 'Invalid input',
     });
     expect(envelope.problem.detail).toContain('name: Name is required');
-    expect(envelope.problem.detail).toContain('baseUrl: Base URL must be an http(s) address');
+    expect(envelope.problem.detail).toContain('baseUrl: API base URL must start with https://');
     expect(calls).toHaveLength(0);
   });
 

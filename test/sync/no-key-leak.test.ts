@@ -41,7 +41,7 @@ it('keeps the key out of SQLite, the WAL and the logs, even through failures', a
 
   const results = JSON.stringify([
     await core.services.stores.list({}),
-    await core.services.sync.issues({ storeId: null }),
+    await core.services.sync.issues({ storeId: null, kind: null, cursor: null, limit: 500 }),
     report,
     offline,
   ]);

@@ -195,7 +195,12 @@ describe('a sync under faults', () => {
     expect(report.setAside).toBeGreaterThanOrEqual(2);
     expect(sim.stats().rateLimited).toBeGreaterThan(0);
 
-    const issues = await core.services.sync.issues({ storeId: store.id });
+    const { rows: issues } = await core.services.sync.issues({
+      storeId: store.id,
+      kind: null,
+      cursor: null,
+      limit: 500,
+    });
     expect(
       issues
         .filter((i) => i.resource === 'test')

@@ -47,8 +47,16 @@ export type StoreSummary = z.infer<typeof StoreSummary>;
 export const AddStoreInput = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
   baseUrl: z
-    .url({ protocol: /^https?$/, error: 'Base URL must be an http(s) address' })
+    .string()
+    .trim()
+    .min(1, 'API base URL is required')
     .max(500)
+    .pipe(
+      z.url({
+        protocol: /^https?$/,
+        error: 'API base URL must start with https:// (or http://), e.g. https://acme.example.com',
+      }),
+    )
     .refine((url) => insecureAddressProblem(url) === null, { error: PLAIN_HTTP_REFUSED }),
   apiKey: z.string().trim().min(1, 'API key is required').max(4096),
   /** Keep the key in memory for this session only (when no keychain is usable). */

@@ -32,6 +32,8 @@ export const SyncReport = z.object({
   testsRemoved: z.int().nonnegative(),
   resultsFetched: z.int().nonnegative(),
   setAside: z.int().nonnegative(),
+  /** Set aside past the per-run cap: counted (and summarised in the problem), not listed. */
+  setAsideNotListed: z.int().nonnegative(),
   problem: Problem.nullable(),
   /** What the push that opens the run did with the outbox; absent when nothing was pending. */
   edits: z
@@ -40,18 +42,51 @@ export const SyncReport = z.object({
 });
 export type SyncReport = z.infer<typeof SyncReport>;
 
+/**
+ * What Splitbook does next with a record it set aside: `invalid` (it failed validation or could not be
+ * stored) and `refused` (the server refused the request) wait for a fix on the server; `transient`
+ * (a server error) is retried at the next sync.
+ */
+export const SET_ASIDE_KINDS = ['transient', 'invalid', 'refused'] as const;
+export const SetAsideKind = z.enum(SET_ASIDE_KINDS);
+export type SetAsideKind = z.infer<typeof SetAsideKind>;
+
 export const SetAsideRecord = z.object({
   storeId: StoreId,
   resource: z.string(),
   recordId: z.string().nullable(),
+  /** The record's title: the cached test's for results, the record's own when it has one. */
+  title: z.string().nullable(),
+  kind: SetAsideKind,
+  /** The HTTP status of a failed request. */
+  status: z.int().nullable(),
   error: z.string(),
   seenAt: z.string(),
 });
 export type SetAsideRecord = z.infer<typeof SetAsideRecord>;
 
+/** The most one `sync.issues` call returns; more pages follow with `cursor`. */
+export const MAX_ISSUES_PAGE = 500;
+
+export const SyncIssuesInput = ScopeInput.extend({
+  kind: SetAsideKind.nullable().default(null),
+  /** Opaque cursor from the previous page's `nextCursor`. */
+  cursor: z.string().max(2000).nullable().default(null),
+  limit: z.int().min(1).max(MAX_ISSUES_PAGE).default(200),
+});
+
+export const SyncIssuesPage = z.object({
+  rows: z.array(SetAsideRecord),
+  nextCursor: z.string().nullable(),
+  /** Rows of the scope (all kinds), and per kind. */
+  total: z.int().nonnegative(),
+  byKind: z.object({ transient: z.int(), invalid: z.int(), refused: z.int() }),
+});
+export type SyncIssuesPage = z.infer<typeof SyncIssuesPage>;
+
 export const sync = {
   start: method(StoreInput, z.object({ started: z.boolean() })),
   startAll: method(Empty, z.object({ started: z.array(StoreId) })),
   cancel: method(StoreInput, z.object({ cancelled: z.boolean() })),
-  issues: method(ScopeInput, z.array(SetAsideRecord)),
+  issues: method(SyncIssuesInput, SyncIssuesPage),
 };

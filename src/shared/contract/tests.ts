@@ -68,6 +68,8 @@ export const TestRow = z.object({
    * shared/domain/statistics, one per alert), or null when there are no results or they are not checked yet.
    */
   alerts: z.array(z.string()).nullable(),
+  /** The leading side by the API's lifecycle of the test's goal, when results are cached. */
+  leader: z.string().nullable(),
   removed: z.boolean(),
 });
 export type TestRow = z.infer<typeof TestRow>;

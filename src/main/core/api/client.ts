@@ -147,7 +147,7 @@ export function impossiblePagination(p: Pagination, records: number): string | n
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const base = parseBaseUrl(options.baseUrl);
+  const base = normaliseBaseUrl(options.baseUrl);
   const apiKey = checkApiKey(options.apiKey);
   const host = base.host;
   const resultsMaxBytes = positive(
@@ -357,8 +357,12 @@ function uuid(id: string): string {
   return encodeURIComponent(input(Uuid, id, 'Not a valid id'));
 }
 
-/** The base URL without a trailing slash; only http(s), and never with credentials in it. */
-function parseBaseUrl(raw: string): { href: string; host: string } {
+/**
+ * The ONE normalisation of a store's base URL (the stores service saves what this returns, the client
+ * calls what it returns): no trailing slash and no trailing `/api/public/v1` (the API description prints
+ * every path with it, so users paste it), only http(s), and never with credentials in it.
+ */
+export function normaliseBaseUrl(raw: string): { href: string; host: string } {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -366,15 +370,15 @@ function parseBaseUrl(raw: string): { href: string; host: string } {
     throw problem(
       'validation',
       400,
-      "The store's API address is not valid",
-      'Enter an address such as https://shop.example.com.',
+      'The API base URL is not valid',
+      "Enter the store's address, such as https://shop.example.com.",
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw problem(
       'validation',
       400,
-      "The store's API address is not valid",
+      'The API base URL is not valid',
       'The address must start with https:// or http://.',
     );
   }
@@ -391,11 +395,13 @@ function parseBaseUrl(raw: string): { href: string; host: string } {
     throw problem(
       'validation',
       400,
-      "The store's API address is not valid",
+      'The API base URL is not valid',
       'The address may not carry a user name, password, query or fragment: the key goes in its own field.',
     );
   }
-  const href = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  const path = url.pathname.replace(/\/+$/, '');
+  const bare = path.toLowerCase().endsWith(PREFIX) ? path.slice(0, -PREFIX.length) : path;
+  const href = `${url.origin}${bare}`.replace(/\/+$/, '');
   return { href, host: url.host };
 }
 

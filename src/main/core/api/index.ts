@@ -1,5 +1,5 @@
 // The API client's public face: the client, its limiter, its error, and the types callers need.
-export { createApiClient } from './client';
+export { createApiClient, normaliseBaseUrl } from './client';
 export type {
   ApiClient,
   ApiClientOptions,

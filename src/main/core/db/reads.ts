@@ -1,16 +1,18 @@
 // Reads for the bridge: test detail, results, campaigns, audiences, tags and set-aside records, in the contract's shapes.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { Campaign, CustomAudience, Test, TestResults } from '../../../shared/api';
 import type {
   AudienceRow,
   CampaignRow,
   ResultsDetail,
   SetAsideRecord,
+  SyncIssuesPage,
   TestDetail,
 } from '../../../shared/contract';
+import { SetAsideKind } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
 import { statement } from './statements';
-import type { Db, TagRecord } from './types';
+import type { Db, SetAsideKind as Kind, TagRecord } from './types';
 import { unpackJson } from './values';
 
 export { listTests, testFacets } from './test-list';
@@ -125,11 +127,104 @@ const SELECT_SET_ASIDE = `
   WHERE @storeId IS NULL OR store_id = @storeId
   ORDER BY seen_at DESC, store_id, resource, record_id`;
 
-/** Records a sync could not accept, newest first. */
-export function listSetAside(db: Db, storeId: string | null): SetAsideRecord[] {
-  return statement<SetAsideRecord>(db, SELECT_SET_ASIDE)
+/** A set-aside record without the fields Sync issues shows beside it. */
+export type SetAsideRow = Pick<
+  SetAsideRecord,
+  'storeId' | 'resource' | 'recordId' | 'error' | 'seenAt'
+>;
+
+/** Records a sync could not accept, newest first (every row: for tests and tools, not the UI). */
+export function listSetAside(db: Db, storeId: string | null): SetAsideRow[] {
+  return statement<SetAsideRow>(db, SELECT_SET_ASIDE)
     .all({ storeId })
     .map((row) => ({ ...row, recordId: row.recordId === '' ? null : row.recordId }));
+}
+
+// One page in (seen_at DESC, store_id, resource, record_id) order, after the cursor's row. The title
+// comes from the cached test (a results request failed) or from the record itself when it is valid JSON.
+const PAGE_SET_ASIDE = `
+  SELECT a.store_id AS storeId, a.resource, a.record_id AS recordId, a.kind, a.status, a.error,
+         a.seen_at AS seenAt,
+         coalesce(
+           t.title,
+           CASE WHEN length(a.raw_json) < 1000000 AND json_valid(a.raw_json)
+                THEN coalesce(
+                  CASE WHEN json_type(a.raw_json, '$.title') = 'text' THEN json_extract(a.raw_json, '$.title') END,
+                  CASE WHEN json_type(a.raw_json, '$.name') = 'text' THEN json_extract(a.raw_json, '$.name') END)
+           END) AS title
+  FROM set_aside a
+  LEFT JOIN tests t ON a.resource IN ('results', 'test') AND t.store_id = a.store_id AND t.id = a.record_id
+  WHERE (@storeId IS NULL OR a.store_id = @storeId)
+    AND (@kind IS NULL OR a.kind = @kind)
+    AND (@seenAt IS NULL OR a.seen_at < @seenAt
+         OR (a.seen_at = @seenAt AND (a.store_id, a.resource, a.record_id) > (@afterStore, @afterResource, @afterRecord)))
+  ORDER BY a.seen_at DESC, a.store_id, a.resource, a.record_id
+  LIMIT @limit`;
+
+const COUNT_SET_ASIDE = `
+  SELECT kind, count(*) AS n FROM set_aside
+  WHERE @storeId IS NULL OR store_id = @storeId
+  GROUP BY kind`;
+
+const IssueCursor = z.tuple([z.string(), z.string(), z.string(), z.string()]);
+
+function issueCursor(cursor: string | null): z.infer<typeof IssueCursor> | null {
+  if (cursor === null) return null;
+  try {
+    return IssueCursor.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    throw problem(
+      'validation',
+      400,
+      'Invalid cursor',
+      'The cursor of Sync issues is not one this version wrote.',
+    );
+  }
+}
+
+/**
+ * One page of set-aside records, newest first, with the totals per kind: however many rows there are,
+ * one call reads one page (keyset, not offset) and a count.
+ */
+export function pageSetAside(
+  db: Db,
+  input: { storeId: string | null; kind: Kind | null; cursor: string | null; limit: number },
+): SyncIssuesPage {
+  const after = issueCursor(input.cursor);
+  const rows = statement<Omit<SetAsideRecord, 'kind'> & { kind: string }>(db, PAGE_SET_ASIDE).all({
+    storeId: input.storeId,
+    kind: input.kind,
+    seenAt: after?.[0] ?? null,
+    afterStore: after?.[1] ?? '',
+    afterResource: after?.[2] ?? '',
+    afterRecord: after?.[3] ?? '',
+    limit: input.limit + 1,
+  });
+  const more = rows.length > input.limit;
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  const byKind = { transient: 0, invalid: 0, refused: 0 };
+  for (const row of statement<{ kind: string; n: number }>(db, COUNT_SET_ASIDE).all({
+    storeId: input.storeId,
+  })) {
+    const kind = SetAsideKind.safeParse(row.kind);
+    if (kind.success) byKind[kind.data] += row.n;
+  }
+  return {
+    rows: page.map((row) => ({
+      ...row,
+      kind: SetAsideKind.safeParse(row.kind).data ?? 'invalid',
+      recordId: row.recordId === '' ? null : row.recordId,
+    })),
+    nextCursor:
+      more && last
+        ? Buffer.from(
+            JSON.stringify([last.seenAt, last.storeId, last.resource, last.recordId ?? '']),
+          ).toString('base64url')
+        : null,
+    total: byKind.transient + byKind.invalid + byKind.refused,
+    byKind,
+  };
 }
 
 const SELECT_TAGS = `

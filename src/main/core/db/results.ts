@@ -27,7 +27,9 @@ const INSERT_RESULTS = `
   ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES (?, ?, ?)`;
 const COPY_RESULTS_TO_TEST = `
-  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ? WHERE store_id = ? AND id = ?`;
+  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ?, leader = ?
+  WHERE store_id = ? AND id = ?`;
+
 const SELECT_TEST_RAW = `
   SELECT raw.raw_json AS rawJson FROM tests t JOIN tests_raw raw ON raw.seq = t.seq
   WHERE t.store_id = ? AND t.id = ?`;
@@ -106,6 +108,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
       results.lift,
       results.totalVisitors,
       lifecycle.tier,
+      lifecycle.leadingVariant,
       storeId,
       testId,
     );

@@ -1,6 +1,6 @@
 // Records a sync could not take (they failed validation or their request failed), kept with the reason.
 import { statement } from './statements';
-import type { Db, SetAsideResource } from './types';
+import type { Db, SetAsideKind, SetAsideResource } from './types';
 import { storableJson } from './values';
 
 export interface SetAsideInput {
@@ -14,13 +14,18 @@ export interface SetAsideInput {
   seenAt: string;
   /** For a test set aside during a listing: the run that saw it, so it is not marked removed. */
   runId?: string | null;
+  /** What happens next: invalid (default) waits for a valid record, transient is retried next sync. */
+  kind?: SetAsideKind;
+  /** The HTTP status of a failed request, when there was one. */
+  status?: number | null;
 }
 
 const UPSERT_SET_ASIDE = `
-  INSERT INTO set_aside (store_id, resource, record_id, error, raw_json, seen_at, run_id)
-  VALUES (?, ?, ?, ?, ?, ?, ?)
+  INSERT INTO set_aside (store_id, resource, record_id, error, raw_json, seen_at, run_id, kind, status)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (store_id, resource, record_id) DO UPDATE SET
-    error = excluded.error, raw_json = excluded.raw_json, seen_at = excluded.seen_at, run_id = excluded.run_id`;
+    error = excluded.error, raw_json = excluded.raw_json, seen_at = excluded.seen_at,
+    run_id = excluded.run_id, kind = excluded.kind, status = excluded.status`;
 const DELETE_SET_ASIDE = `DELETE FROM set_aside WHERE store_id = ? AND resource = ? AND record_id = ?`;
 
 /** Keeps a record that could not be taken, with its error, so it can be reported. */
@@ -34,6 +39,8 @@ export function setAside(db: Db, record: SetAsideInput): void {
     storableJson(record.raw) ?? 'null',
     record.seenAt,
     record.runId ?? null,
+    record.kind ?? 'invalid',
+    record.status ?? null,
   );
 }
 

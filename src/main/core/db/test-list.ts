@@ -195,6 +195,7 @@ type ListDbRow = {
   visitors: number | null;
   tier: string | null;
   alerts: string | null;
+  leader: string | null;
   removed: number;
   sortValue: SortValue | null;
 };
@@ -210,7 +211,7 @@ function pageSql(keyQuery: string, expr: string, order: string): string {
     SELECT t.store_id AS storeId, s.name AS storeName, t.id, t.title, t.status, t.stage, t.goal, t.device,
            t.start_at AS startAt, t.end_at AS endAt, t.updated_at AS updatedAt,
            coalesce(t.campaign_name, c.name) AS campaignName, t.tag_names AS tagNames,
-           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.alerts, t.removed,
+           t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.alerts, t.leader, t.removed,
            ${expr} AS sortValue
     FROM (${keyQuery}) AS page
     CROSS JOIN tests t ON t.seq = page.seq
@@ -311,6 +312,7 @@ function toTestRow(row: ListDbRow): TestRow {
     visitors: row.visitors,
     tier: row.tier,
     alerts: row.alerts === null ? null : parseNames(row.alerts),
+    leader: row.leader,
     removed: row.removed === 1,
   };
 }

@@ -64,6 +64,7 @@ export type ResourceSyncRow = { resource: string; syncedAt: string };
 
 export const SET_ASIDE_RESOURCES = ['test', 'results', 'campaign', 'audience'] as const;
 export type SetAsideResource = (typeof SET_ASIDE_RESOURCES)[number];
+export type { SetAsideKind } from '../../../shared/contract';
 
 /** A tag as collected from the tests of a store. */
 export type TagRecord = { storeId: string; id: string; name: string; testCount: number };

@@ -1,8 +1,8 @@
 // Store services: add, rename, re-key and remove stores, and list them with their sync state.
 import { randomUUID } from 'node:crypto';
 import type { Services, StoreSummary, SyncPhase } from '../../../shared/contract';
-import { problem, ProblemError } from '../../../shared/problem';
-import { createApiClient } from '../api';
+import { appProblem, problem, ProblemError, type Problem } from '../../../shared/problem';
+import { createApiClient, normaliseBaseUrl } from '../api';
 import { ApiError } from '../api/errors';
 import {
   clearKeyJournal,
@@ -75,19 +75,7 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
     try {
       await client.listTests({ page: 1, perPage: 1 });
     } catch (error) {
-      if (error instanceof ApiError) {
-        const p = error.toProblem();
-        throw new ProblemError(
-          p.status === 401
-            ? {
-                ...p,
-                title: 'The API key was refused',
-                detail:
-                  'The store did not accept this key. Copy it again from the store admin (Settings ▸ API Keys).',
-              }
-            : p,
-        );
-      }
+      if (error instanceof ApiError) throw new ProblemError(checkProblem(error, baseUrl));
       throw error;
     }
   }
@@ -95,7 +83,7 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
   return {
     list: async () => deps.stores.rows().map(summary),
     async add(input) {
-      const baseUrl = input.baseUrl.replace(/\/+$/, '');
+      const baseUrl = normaliseBaseUrl(input.baseUrl).href;
       await checkKey(baseUrl, input.apiKey);
       const id = randomUUID();
       // All or nothing: the account is journalled before the key is saved, and the store row
@@ -231,4 +219,48 @@ export async function cleanOrphanedKeys(db: Db, keys: KeyRing): Promise<number> 
     console.error('[splitbook] could not clean keys left by a failed add:', error);
   }
   return cleaned;
+}
+
+/**
+ * What the first call of a new store's check means, naming the field to fix: only the API itself
+ * (a problem-details answer) can refuse a key; any other answer from the address means it is not the API.
+ */
+export function checkProblem(error: ApiError, baseUrl: string): Problem {
+  const where = `${baseUrl}${error.path.split('?')[0] ?? ''}`;
+  const notTheApi = (answer: string) =>
+    appProblem(
+      'validation',
+      400,
+      'API base URL: no Store Experimentation API at this address',
+      `${answer} Enter the store's address, such as https://acme.example.com (ending in /api/public/v1 is fine).`,
+    );
+  if (error.kind === 'unauthorized' && error.problemType !== null) {
+    return appProblem(
+      'unauthorized',
+      401,
+      'The API key was refused',
+      'The store did not accept this key. Copy it again from the store admin (Settings ▸ API Keys).',
+    );
+  }
+  if (error.kind === 'network' || error.kind === 'timeout') {
+    return appProblem(
+      'offline',
+      503,
+      `API base URL: ${error.host} cannot be reached`,
+      `${error.detail} Check the address, and that this computer can reach it.`,
+    );
+  }
+  if (error.kind === 'invalid-response') {
+    return notTheApi(`${where} answered with something other than the API's JSON.`);
+  }
+  // A 4xx without the API's problem details (a web page, another service) is not the API answering.
+  if (
+    error.problemType === null &&
+    error.status !== null &&
+    error.status < 500 &&
+    error.status !== 429
+  ) {
+    return notTheApi(`${where} answered ${error.status}.`);
+  }
+  return error.toProblem();
 }

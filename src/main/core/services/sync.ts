@@ -1,6 +1,6 @@
 // `sync.*`: start and cancel syncs of one store or all, and list what syncs set aside.
 import type { CoreEvent, Services } from '../../../shared/contract';
-import { listSetAside, type Db } from '../db';
+import { pageSetAside, type Db } from '../db';
 import type { StoreRegistry } from '../stores/registry';
 import type { SyncEngine } from '../sync/run';
 
@@ -35,7 +35,7 @@ export function createSyncService({ db, engine, stores, emit }: SyncServiceDeps)
     async cancel({ storeId }) {
       return { cancelled: engine.cancel(storeId) };
     },
-    issues: async ({ storeId }) => listSetAside(db, storeId),
+    issues: async (input) => pageSetAside(db, input),
   };
 }
 

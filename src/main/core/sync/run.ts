@@ -65,6 +65,22 @@ const ANOTHER_PROCESS = appProblem(
   'Another Splitbook process (the app or the command line) is syncing this store. Try again when it is done.',
 );
 
+/** A partial run's summary: how many records it could not take, and how many of them are not listed. */
+function partialProblem(counters: RunCounters): SyncReport['problem'] {
+  const n = counters.setAside;
+  const unlisted = counters.setAsideNotListed;
+  return appProblem(
+    'partial',
+    207,
+    `${n.toLocaleString('en')} record${n === 1 ? '' : 's'} could not be taken`,
+    `The rest of the store was synced. ${
+      unlisted > 0
+        ? `The first ${(n - unlisted).toLocaleString('en')} are listed under Sync issues; ${unlisted.toLocaleString('en')} more were only counted.`
+        : 'They are listed under Sync issues.'
+    }`,
+  );
+}
+
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const running = new Map<string, Running>();
   const pushes = new Map<
@@ -127,6 +143,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       testsRemoved: 0,
       resultsFetched: 0,
       setAside: 0,
+      setAsideNotListed: 0,
     };
     let outcome: SyncReport['outcome'] = 'ok';
     let problem: SyncReport['problem'] = null;
@@ -179,7 +196,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       await pullCampaigns(ctx);
       await pullAudiences(ctx);
       clearSyncState(deps.db, storeId);
-      if (counters.setAside > 0) outcome = 'partial';
+      if (counters.setAside > 0) {
+        outcome = 'partial';
+        problem = partialProblem(counters);
+      }
     } catch (error) {
       ({ outcome, problem } = classifyFailure(error));
     } finally {
@@ -233,6 +253,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           testsRemoved: 0,
           resultsFetched: 0,
           setAside: 0,
+          setAsideNotListed: 0,
           ...classifyFailure(error),
         }))
         .finally(() => running.delete(storeId))

@@ -2,7 +2,14 @@
 const STORAGE_KEY = 'splitbook.panes';
 
 type Widths = { sidebar: number; list: number };
-const DEFAULTS: Widths = { sidebar: 220, list: 620 };
+/**
+ * The list's first width grows with the window (half of it, between 560 and 1000 px), so a large screen shows
+ * the Goal, Start and End columns beside a readable title from the start; the user's own width wins after.
+ */
+const DEFAULTS: Widths = {
+  sidebar: 220,
+  list: Math.round(Math.min(1000, Math.max(560, window.innerWidth * 0.5))),
+};
 
 function stored(): Widths {
   try {

@@ -92,7 +92,8 @@ export function lineChartConfig(
     pointRadius: 0,
     pointHoverRadius: 3,
     tension: 0,
-    spanGaps: true,
+    // A missing day (a sparse daily map) breaks the line: points more than one day apart are not joined.
+    spanGaps: 1,
   });
   const last = Math.max(0, spec.labels.length - 1);
   return {
@@ -143,6 +144,9 @@ export function lineChartConfig(
             font,
             maxTicksLimit: 7,
             maxRotation: 0,
+            // Labels never touch: ticks are thinned to what the width holds.
+            autoSkip: true,
+            autoSkipPadding: 18,
             precision: 0,
             callback: (value) =>
               Number.isInteger(value) ? (spec.labels[Number(value)] ?? '') : '',

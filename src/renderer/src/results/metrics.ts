@@ -2,7 +2,17 @@
 //
 // Metric ids, goals and units are defined once in src/shared/domain/metrics.ts.
 import type { Lifecycle, SideStatistics } from '../../../shared/api';
-import { METRICS, metricById, metricOfGoal } from '../../../shared/domain/metrics';
+import {
+  isGoalId,
+  METRICS,
+  metricById,
+  metricOfGoal,
+  RATE_PARTS,
+  rateAsPercent,
+  rateScale,
+  type RateKey,
+} from '../../../shared/domain/metrics';
+import { knownTierLabel, liftTone, sideOf, verdictOf } from '../../../shared/domain/verdict';
 import { formatInt, formatNumber, formatPercent } from '../lib/format';
 
 export type Unit = 'count' | 'percent' | 'money';
@@ -62,50 +72,81 @@ export const TABLE_METRICS: readonly MetricRow[] = [
     unit: 'percent',
     goalId: idOfRate('acr'),
   },
-  { key: 'revenue', label: 'Revenue', short: 'Revenue', unit: 'money', goalId: null },
+  { key: 'revenue', label: 'Revenue', short: 'Rev.', unit: 'money', goalId: null },
 ];
 
-/** "Conversion rate"; an id this version does not know is shown as "Goal 7". */
+/** "Conversion rate" for a results key this version reads as a metric (inferred), else "Goal 7". */
 export function goalLabel(id: string | number): string {
   return metricById(id)?.label ?? `Goal ${id}`;
 }
 
-/** Whether a results key is the test's own goal (e.g. key "1" for goal "conversion-rate"). */
+/** Whether a results key is read as the test's own goal (inferred; the spelling of the goal does not matter). */
 export function isTestGoal(id: string | number, goal: string): boolean {
-  return metricById(id)?.goal === goal;
+  return isGoalId(id, goal);
 }
 
-/** A human name for a goal string ("revenue-per-visitor" -> "Revenue per visitor"). */
+/** A known goal's name ("Click-through rate" for "clickThroughRate"); an unknown goal as sent. */
 export function goalName(goal: string): string {
-  const known = metricOfGoal(goal);
-  if (known) return known.label;
-  const words = goal.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return metricOfGoal(goal)?.label ?? goal;
 }
 
-/** A goal's abbreviation ("CVR"), or its name when it has none. */
+/** Whether a goal string is one this version knows (an unknown one is shown raw, neutrally). */
+export function isKnownGoal(goal: string): boolean {
+  return metricOfGoal(goal) !== null;
+}
+
+/** A goal's abbreviation ("CVR"), or its raw text when it is unknown. */
 export function goalAbbr(goal: string): string {
-  return metricOfGoal(goal)?.abbr ?? goalName(goal);
+  return metricOfGoal(goal)?.abbr ?? goal;
 }
 
+/** A figure in its unit; money carries no symbol (the API states no currency). */
 export function formatValue(value: number, unit: Unit): string {
   if (unit === 'count') return formatInt(value);
   if (unit === 'percent') return formatPercent(value, 2);
   return formatNumber(value, 2);
 }
 
+/** The value of a metric on one side; a rate with its scale judged from the counts (inferred). */
 export function metricValue(stats: SideStatistics, key: MetricRow['key']): number {
   return stats[key];
+}
+
+/** How a side's metric reads: the text, and whether its unit is inferred or unknown. */
+export function metricText(
+  stats: SideStatistics,
+  metric: MetricRow,
+): { text: string; note: string | null } {
+  const value = stats[metric.key];
+  if (metric.unit !== 'percent' || !(metric.key in RATE_PARTS)) {
+    return { text: formatValue(value, metric.unit), note: null };
+  }
+  const [num, den] = RATE_PARTS[metric.key as RateKey];
+  const asPercent = rateAsPercent(value, rateScale(value, stats[num], stats[den]));
+  if (asPercent === null) {
+    return {
+      text: formatNumber(value, 4),
+      note: 'Shown as the API sent it: its unit is not stated and does not match the counts.',
+    };
+  }
+  return { text: formatPercent(asPercent, 2), note: null };
 }
 
 export { relativeLift } from '../../../shared/domain/metrics';
 
 export type Tone = 'positive' | 'negative' | 'inconclusive';
 
-/** A lift's tone: green or red only when the API's lifecycle calls the result significant. */
-export function verdictTone(lift: number, lifecycle: Pick<Lifecycle, 'tier'> | null): Tone {
-  if (lifecycle?.tier !== 'significant' || lift === 0) return 'inconclusive';
-  return lift > 0 ? 'positive' : 'negative';
+/** The tone of a lift the API sent beside its own lifecycle: coloured only for a decided winner, in its direction. */
+export function verdictTone(
+  lift: number,
+  lifecycle: Pick<Lifecycle, 'tier' | 'leadingVariant'> | null,
+): Tone {
+  return lifecycle === null ? 'inconclusive' : liftTone(lift, verdictOf(lifecycle));
+}
+
+/** Words for a lift's direction that pass no judgement (Splitbook's own figures are never coloured). */
+export function directionWord(lift: number): string {
+  return lift > 0 ? 'higher' : lift < 0 ? 'lower' : 'same';
 }
 
 export const TONE_WORD: Record<Tone, string> = {
@@ -114,21 +155,16 @@ export const TONE_WORD: Record<Tone, string> = {
   inconclusive: 'inconclusive',
 };
 
-export const TIER_LABEL: Record<string, string> = {
-  learning: 'Learning',
-  emerging: 'Emerging',
-  significant: 'Significant',
-  inconclusive: 'Inconclusive',
-};
-
-export function tierLabel(tier: string): string {
-  return TIER_LABEL[tier] ?? tier;
+/** A tier's label, or null when this version does not know it (render the raw text neutrally). */
+export function tierLabel(tier: string): string | null {
+  return knownTierLabel(tier);
 }
 
-/** "variant" -> "Variant"; null -> "No leader yet". */
-export function sideLabel(side: string | null): string {
-  if (side === null) return 'No leader yet';
-  if (side === 'control') return 'Control';
-  if (side === 'variant') return 'Variant';
-  return side;
+/** "variant" -> "Variant"; null -> "No leader yet"; an unknown side -> null (render raw). */
+export function sideLabel(side: string | null): string | null {
+  const known = sideOf(side);
+  if (known === null) return 'No leader yet';
+  if (known === 'control') return 'Control';
+  if (known === 'variant') return 'Variant';
+  return null;
 }

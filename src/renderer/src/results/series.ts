@@ -1,4 +1,5 @@
-// The daily series of a test's results as chart points: cumulative and daily rates per side, by day index.
+// The daily series of a test's results as chart points: cumulative and daily rates per side, by day.
+// Date keys are placed by calendar day, so a day missing from a sparse map is a gap on the axis.
 import type { SideStatistics, TestResults } from '../../../shared/api';
 import { formatDayKey } from '../lib/format';
 
@@ -6,8 +7,10 @@ export type Point = { x: number; y: number };
 export type SidePoints = { control: Point[]; variant: Point[] };
 
 export type DailySeries = {
-  /** Axis labels, one per day, in order. */
+  /** Axis labels, one per calendar day from the first to the last (days without data included). */
   labels: string[];
+  /** Days that hold data; fewer than labels when the map has gaps. */
+  daysWithData: number;
   cumulativeCvr: SidePoints;
   dailyCvr: SidePoints;
   cumulativeRpv: SidePoints;
@@ -16,13 +19,14 @@ export type DailySeries = {
 
 type Totals = { visitors: number; conversions: number; revenue: number };
 
-function sideSeries(days: SideStatistics[]) {
+function sideSeries(days: SideStatistics[], xs: readonly number[]) {
   const cumulativeCvr: Point[] = [];
   const dailyCvr: Point[] = [];
   const cumulativeRpv: Point[] = [];
   const visitors: Point[] = [];
   const total: Totals = { visitors: 0, conversions: 0, revenue: 0 };
-  days.forEach((day, x) => {
+  days.forEach((day, i) => {
+    const x = xs[i] ?? i;
     total.visitors += day.visitors;
     total.conversions += day.conversions;
     total.revenue += day.revenue;
@@ -37,17 +41,45 @@ function sideSeries(days: SideStatistics[]) {
   return { cumulativeCvr, dailyCvr, cumulativeRpv, visitors };
 }
 
+const DAY_MS = 86_400_000;
+const DATE_KEY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Each key's position: days since the first when every key is a date, else its index (keys of unstated meaning). */
+export function dayPositions(keys: readonly string[]): { xs: number[]; labels: string[] } {
+  const first = keys[0];
+  if (first === undefined || !keys.every((key) => DATE_KEY.test(key))) {
+    return { xs: keys.map((_, i) => i), labels: keys.map(formatDayKey) };
+  }
+  const start = Date.parse(`${first}T00:00:00Z`);
+  const xs = keys.map((key) => Math.round((Date.parse(`${key}T00:00:00Z`) - start) / DAY_MS));
+  const span = (xs.at(-1) ?? 0) + 1;
+  const labels = Array.from({ length: span }, (_, i) =>
+    formatDayKey(new Date(start + i * DAY_MS).toISOString().slice(0, 10)),
+  );
+  return { xs, labels };
+}
+
 /** Days in key order (ISO dates sort as text); rates are recomputed from counts so sums stay honest. */
 export function dailySeries(daily: TestResults['daily']): DailySeries {
-  const keys = Object.keys(daily).sort();
+  const keys = Object.keys(daily)
+    .sort()
+    .filter((key) => daily[key] !== undefined);
   const points = keys.flatMap((key) => {
     const point = daily[key];
     return point ? [point.performance] : [];
   });
-  const control = sideSeries(points.map((p) => p.control));
-  const variant = sideSeries(points.map((p) => p.variant));
+  const { xs, labels } = dayPositions(keys);
+  const control = sideSeries(
+    points.map((p) => p.control),
+    xs,
+  );
+  const variant = sideSeries(
+    points.map((p) => p.variant),
+    xs,
+  );
   return {
-    labels: keys.map(formatDayKey),
+    labels,
+    daysWithData: keys.length,
     cumulativeCvr: { control: control.cumulativeCvr, variant: variant.cumulativeCvr },
     dailyCvr: { control: control.dailyCvr, variant: variant.dailyCvr },
     cumulativeRpv: { control: control.cumulativeRpv, variant: variant.cumulativeRpv },

@@ -1,6 +1,6 @@
 // What every pull phase of one sync run works with.
 import type { ApiClient } from '../../api';
-import type { Db } from '../../db';
+import { setAside, type Db, type SetAsideInput } from '../../db';
 import type { ProgressReporter } from '../progress';
 
 export interface RunCounters {
@@ -9,6 +9,27 @@ export interface RunCounters {
   testsRemoved: number;
   resultsFetched: number;
   setAside: number;
+  /** Set aside past SET_ASIDE_CAP_PER_RUN: counted, summarised in the run's problem, not stored. */
+  setAsideNotListed: number;
+}
+
+/**
+ * The most records one run of one store keeps in Sync issues. A server that sends a million bad
+ * records must not grow the cache (or the Sync issues view) without bound: the rest are counted.
+ */
+export const SET_ASIDE_CAP_PER_RUN = 500;
+
+const kept = new WeakMap<RunCounters, number>();
+
+/** Keeps a record the run could not take, up to the cap; past it the record is only counted. */
+export function keepAside(db: Db, counters: RunCounters, record: SetAsideInput): void {
+  const soFar = kept.get(counters) ?? 0;
+  if (soFar >= SET_ASIDE_CAP_PER_RUN) {
+    counters.setAsideNotListed += 1;
+    return;
+  }
+  kept.set(counters, soFar + 1);
+  setAside(db, record);
 }
 
 export interface PhaseContext {

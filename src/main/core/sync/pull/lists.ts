@@ -5,11 +5,10 @@ import {
   markResourceSynced,
   replaceCampaigns,
   replaceCustomAudiences,
-  setAside,
   type Db,
   type SetAsideResource,
 } from '../../db';
-import type { PhaseContext } from './context';
+import { keepAside, type PhaseContext } from './context';
 import { rebasePulledLists } from '../push/records';
 
 export async function pullCampaigns(ctx: PhaseContext): Promise<void> {
@@ -54,7 +53,7 @@ async function pullList<T>(
   db.transaction(() => {
     replace(db, result.items, syncedAt);
     for (const rejected of result.rejected) {
-      setAside(db, {
+      keepAside(db, counters, {
         storeId,
         resource,
         recordId: rejected.id,

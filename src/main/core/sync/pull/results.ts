@@ -4,13 +4,12 @@ import { ApiError } from '../../api';
 import {
   markResourceSynced,
   resultsCandidates,
-  setAside,
   upsertResults,
   type Db,
   type ResultsCandidate,
 } from '../../db';
 import { isRunFatal } from '../outcome';
-import type { PhaseContext } from './context';
+import { keepAside, type PhaseContext } from './context';
 
 /**
  * Results of a live test fetched this recently are not asked for again: the API counts visitors by
@@ -68,6 +67,13 @@ function needsResults(
   return !(age >= 0 && fresh !== null && age < fresh.maxAgeMs);
 }
 
+/** What happens next to a results request that failed: retried (server errors), or waits for a fix. */
+function setAsideKindOf(error: unknown): 'transient' | 'refused' | 'invalid' {
+  if (!(error instanceof ApiError) || error.kind === 'invalid-response') return 'invalid';
+  if (error.retryable || (error.status !== null && error.status >= 500)) return 'transient';
+  return 'refused';
+}
+
 export async function pullResults(
   ctx: PhaseContext,
   concurrency = RESULTS_CONCURRENCY,
@@ -105,14 +111,25 @@ export async function pullResults(
         }
         // A launched test with no results yet is not a fault of the store.
         if (!(error instanceof ApiError && error.status === 404)) {
-          const message = error instanceof Error ? error.message : String(error);
-          setAside(db, {
+          // The cause in words ("Service unavailable. acme.example answered 503."), not the request line:
+          // Sync issues names the test by its title.
+          const message =
+            error instanceof ApiError
+              ? `${error.title}. ${error.detail}`
+              : error instanceof Error
+                ? error.message
+                : String(error);
+          const status = error instanceof ApiError ? error.status : null;
+          keepAside(db, counters, {
             storeId,
             resource: 'results',
             recordId: test.id,
             error: message,
             raw: null,
             seenAt: ctx.now(),
+            // A server error is retried at the next sync; a refusal waits for the server to change.
+            kind: setAsideKindOf(error),
+            status,
           });
           counters.setAside += 1;
         }

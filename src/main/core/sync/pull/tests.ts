@@ -7,10 +7,9 @@ import {
   markResourceSynced,
   markSeenInRun,
   saveSyncState,
-  setAside,
   upsertTests,
 } from '../../db';
-import type { PhaseContext } from './context';
+import { keepAside, type PhaseContext } from './context';
 import { rebasePulledTests } from '../push/records';
 
 export const TESTS_PER_PAGE = 100;
@@ -53,7 +52,7 @@ export async function pullTests(ctx: PhaseContext, perPage = TESTS_PER_PAGE): Pr
       ];
       setAsideNow = refused.length;
       for (const rejected of refused) {
-        setAside(db, {
+        keepAside(db, counters, {
           storeId,
           resource: 'test',
           recordId: rejected.id,
