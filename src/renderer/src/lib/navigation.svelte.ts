@@ -9,6 +9,7 @@ export const VIEWS = [
   { id: 'issues', label: 'Sync issues' },
   { id: 'changes', label: 'Changes' },
   { id: 'portfolio', label: 'Portfolio' },
+  { id: 'pending', label: 'Pending changes' },
 ] as const;
 export type View = (typeof VIEWS)[number]['id'];
 
@@ -41,6 +42,7 @@ class Navigation {
     issues: null,
     changes: null,
     portfolio: null,
+    pending: null,
   });
 
   save() {

@@ -1,0 +1,90 @@
+// Unsent edits as the window sees them: counts per store and the records of the scope, kept current by
+// `edits.changed`; when a store's sync ends ok (the connection is back), what waits there is pushed.
+import type { EditCounts, PendingEdit } from '../../../shared/contract';
+import type { Problem } from '../../../shared/problem';
+import { api, toProblem } from '../lib/api';
+import { getBridge } from '../lib/bridge';
+import { dataVersion } from '../lib/refresh.svelte';
+
+class EditsState {
+  counts = $state.raw<Record<string, EditCounts>>({});
+  /** Every pending record of every store (the outbox is small: it holds only unsent work). */
+  records = $state.raw<PendingEdit[]>([]);
+  loaded = $state(false);
+  problem = $state.raw<Problem | null>(null);
+  /** Bumped on every change, so open forms re-read their test. */
+  version = $state(0);
+
+  async refresh() {
+    try {
+      const [counts, records] = await Promise.all([
+        api.edits.counts({ storeId: null }),
+        api.edits.list({ storeId: null }),
+      ]);
+      this.counts = Object.fromEntries(counts.map((c) => [c.storeId, c]));
+      this.records = records;
+      this.problem = null;
+    } catch (error) {
+      this.problem = toProblem(error);
+    } finally {
+      this.loaded = true;
+      this.version += 1;
+    }
+  }
+
+  /** Edits not yet confirmed by the store (failed and conflicting ones included). */
+  waiting(storeId: string | null): number {
+    const all = Object.values(this.counts);
+    return (storeId === null ? all : all.filter((c) => c.storeId === storeId)).reduce(
+      (sum, c) => sum + c.pending + c.failed + c.conflicts,
+      0,
+    );
+  }
+
+  readOnly(storeId: string): string | null {
+    return this.counts[storeId]?.readOnly ?? null;
+  }
+
+  recordOf(storeId: string, kind: PendingEdit['kind'], recordId: string): PendingEdit | null {
+    return (
+      this.records.find(
+        (r) => r.storeId === storeId && r.kind === kind && r.recordId === recordId,
+      ) ?? null
+    );
+  }
+
+  /** Sends what waits in the stores given (the connection came back). */
+  async push(storeIds: string[]) {
+    for (const storeId of storeIds) {
+      try {
+        await api.edits.push({ storeId });
+      } catch {
+        // The push's outcome shows as each edit's state; a refusal here changes nothing the user can act on.
+      }
+    }
+    await this.refresh();
+  }
+}
+
+export const edits = new EditsState();
+
+/** Subscribes to edit events, and pushes when a store's sync ends ok; returns the unsubscribe. */
+export function followEditEvents(): () => void {
+  const bridge = getBridge();
+  void edits.refresh();
+  const offs = [
+    bridge.on('edits.changed', () => {
+      void edits.refresh();
+      dataVersion.bump();
+    }),
+    bridge.on('sync.finished', (report) => {
+      void edits.refresh().then(() => {
+        const counts = edits.counts[report.storeId];
+        // The run's own push went first; anything still queued after an ok pull is sent now.
+        if (report.outcome === 'ok' && counts && counts.pending > 0)
+          void edits.push([report.storeId]);
+      });
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}

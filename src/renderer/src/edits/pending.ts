@@ -1,0 +1,78 @@
+// Words for pending edits: a field's label, a value as text, and what a record's state means to the user.
+import type { EditState, PendingEdit } from '../../../shared/contract';
+
+export const FIELD_LABELS: Record<string, string> = {
+  title: 'Title',
+  hypothesisDescription: 'Hypothesis',
+  controlTitle: 'Control title',
+  variantTitle: 'Variant title',
+  priority: 'Priority',
+  surfaceArea: 'Surface area',
+  impact: 'Impact',
+  effort: 'Effort',
+  tagIds: 'Tags',
+  implemented: 'Implemented',
+  goal: 'Goal',
+  device: 'Device',
+  visitorOption: 'Visitors',
+  controlTraffic: 'Control traffic',
+  defaultAudiences: 'Built-in audiences',
+  customAudienceIds: 'Custom audiences',
+  campaignId: 'Campaign',
+  automaticallyStartAt: 'Starts automatically',
+  automaticallyEndAt: 'Ends automatically',
+  endWhenSignificant: 'End when significant',
+  name: 'Name',
+  objective: 'Objective',
+  rules: 'Rules',
+};
+
+export function fieldLabel(field: string): string {
+  return FIELD_LABELS[field] ?? field;
+}
+
+/** The short state word shown beside a field or a record. */
+export const STATE_LABEL: Record<EditState, string> = {
+  queued: 'not yet sent',
+  sending: 'sending',
+  waiting: 'waiting to be sent',
+  failed: 'failed',
+  conflict: 'conflict',
+};
+
+/** A value as the user reads it; `names` turns ids (tags, audiences, campaigns) into names. */
+export function valueText(value: unknown, names: (id: string) => string = (id) => id): string {
+  if (value === null || value === undefined || value === '') return '(not set)';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '(none)';
+    return value
+      .map((v) => {
+        if (typeof v === 'string') return names(v);
+        if (typeof v === 'object' && v !== null && 'dimension' in v) {
+          const rule = v as { dimension: unknown; operator: unknown; values?: unknown };
+          return `${String(rule.dimension)} ${String(rule.operator)} ${Array.isArray(rule.values) ? rule.values.join(', ') : ''}`;
+        }
+        return JSON.stringify(v);
+      })
+      .join(', ');
+  }
+  if (typeof value === 'string') return names(value);
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}
+
+/** The pending change of one field of a record, with the record's state. */
+export function fieldPending(
+  record: PendingEdit | null,
+  field: string,
+): { record: PendingEdit; change: PendingEdit['changes'][number] } | null {
+  const change = record?.changes.find((c) => c.field === field);
+  return record && change ? { record, change } : null;
+}
+
+/** The newest individual edit that touched the field: what "Undo" takes back. */
+export function lastEditOf(record: PendingEdit, field: string): number | null {
+  const edit = [...record.edits].reverse().find((e) => e.fields.includes(field));
+  return edit?.seq ?? null;
+}

@@ -1,0 +1,183 @@
+// Offline edits in the real renderer (Chromium, browser host, real core, simulator over HTTP): edit a title
+// offline, see it marked as not sent, reconnect and sync, see it confirmed and held once by the store; then
+// resolve a conflict with another user's change from the Pending changes view.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/main/core/types';
+import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
+import {
+  createSimulator,
+  serveSimulator,
+  type ServedSimulator,
+  type Simulator,
+} from '../../src/simulator';
+import { launchChromium } from '../support/chromium';
+import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
+
+const RENDERER = resolve('out/renderer');
+const SCREENS = resolve('test-results/screens');
+const STORE = 'Acme Outdoor';
+
+const data = tempDir('splitbook-e2e-edits-');
+let core: Core;
+let host: BrowserHost;
+let simulator: Simulator;
+let served: ServedSimulator;
+let browser: Browser;
+let page: Page;
+let storeId = '';
+const pageErrors: string[] = [];
+/** Every PATCH the core sent, by path. */
+const patches: { path: string; body: unknown }[] = [];
+
+async function screens(name: string) {
+  for (const [w, h] of [
+    [1440, 900],
+    [900, 560],
+  ] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(SCREENS, `edits-${name}-${w}-${scheme}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+function openView(label: string) {
+  return page
+    .getByRole('navigation', { name: 'Stores and views' })
+    .getByRole('button', { name: new RegExp(`^${label}`) })
+    .click();
+}
+
+async function openTest(title: string) {
+  await openView('Tests');
+  await page.getByTestId('search').fill(title);
+  await page
+    .getByRole('row', { name: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
+    .first()
+    .click();
+  await expect.poll(() => page.getByTestId('detail-title').textContent()).toBe(title);
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(RENDERER, 'index.html'))) {
+    throw new Error('The renderer is not built: run `npx electron-vite build` first.');
+  }
+  mkdirSync(SCREENS, { recursive: true });
+  simulator = createSimulator({ seed: 8, stores: [{ name: STORE, tests: 40 }] });
+  served = await serveSimulator(simulator);
+  const recordingFetch: typeof fetch = async (input, init) => {
+    if (init?.method === 'PATCH') {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      patches.push({
+        path: new URL(url).pathname,
+        body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : null,
+      });
+    }
+    return fetch(input, init);
+  };
+  core = await startCore(data.path, {
+    host: 'browser',
+    secrets: testSecrets(),
+    fetch: recordingFetch,
+    clock: () => simulator.now(),
+  });
+  const apiKey = simulator.stores[0]?.apiKey ?? '';
+  storeId = (
+    await core.services.stores.add({ name: STORE, baseUrl: served.url, apiKey, sessionOnly: false })
+  ).id;
+  expect((await syncStore(core, storeId)).outcome).toBe('ok');
+  host = await startBrowserHost({ core, staticDir: RENDERER });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(host.url);
+  await page.locator('.store .main', { hasText: STORE }).click();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await core?.close();
+  await served?.close().catch(() => undefined);
+  data.remove();
+});
+
+describe('offline edits in the window', { timeout: 120_000 }, () => {
+  it('edits a title offline, marks it not sent, and sends it once when the store is back', async () => {
+    const active = simulator.snapshot(STORE).tests.find((t) => t.status === 'active');
+    if (!active) throw new Error('the store has no active test');
+    await openTest(active.title);
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    // A launched test: its goal is locked, with the reason.
+    await expect
+      .poll(() => page.getByTestId('lock-goal').textContent())
+      .toBe('locked after launch');
+    expect(await page.locator('#edit-goal').isDisabled()).toBe(true);
+
+    await served.setOffline(true);
+    const title = 'Hero banner, offline copy';
+    await page.getByLabel('Title', { exact: true }).fill(title);
+    await page.getByLabel('Title', { exact: true }).press('Enter');
+    await expect
+      .poll(() => page.getByTestId('field-state-title').textContent())
+      .toMatch(/not yet sent|waiting to be sent/);
+    await expect.poll(() => page.getByTestId('detail-title').textContent()).toBe(title);
+    await expect.poll(() => page.getByTestId('unsent').textContent()).toBe('↑1');
+    await expect
+      .poll(() => page.getByTestId('status-unsent').textContent())
+      .toMatch(/1 change not yet sent/);
+    expect(patches).toHaveLength(0);
+    await screens('edit-tab');
+
+    await openView('Pending changes');
+    await page.getByTestId('pending-record').first().waitFor();
+    expect(await page.getByTestId('pending-record').first().textContent()).toContain(title);
+    await screens('pending');
+
+    // The connection comes back: a sync (Ctrl+R) pushes, then pulls.
+    await served.setOffline(false);
+    await page.keyboard.press('Control+r');
+    await page.getByText('Nothing waiting').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('unsent').count()).toBe(0);
+    const server = simulator.snapshot(STORE).tests.find((t) => t.id === active.id);
+    expect(server?.title).toBe(title);
+    const sent = patches.filter((p) => p.path.endsWith(`/tests/${active.id}`));
+    expect(sent).toEqual([{ path: expect.any(String) as string, body: { title } }]);
+
+    await openTest(title);
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    await page.getByLabel('Title', { exact: true }).waitFor();
+    expect(await page.getByTestId('field-state-title').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('holds a change made in the store meanwhile as a conflict, and keeps mine when asked', async () => {
+    const draft = simulator.snapshot(STORE).tests.find((t) => t.status === 'draft');
+    if (!draft) throw new Error('a draft is needed');
+    await served.setOffline(true);
+    await openTest(draft.title);
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    await page.getByLabel('Hypothesis').fill('Mine');
+    await page.getByTestId('edit-save').click();
+    await page.getByTestId('field-state-hypothesisDescription').waitFor();
+    simulator.touchTest(STORE, draft.id, { hypothesisDescription: 'Theirs' });
+    await served.setOffline(false);
+    await page.keyboard.press('Control+r');
+    await openView('Pending changes');
+    const record = page.getByTestId('pending-record').filter({ hasText: 'Theirs' });
+    await record.getByRole('button', { name: 'Keep mine' }).waitFor({ timeout: 30_000 });
+    await screens('conflict');
+    await record.getByRole('button', { name: 'Keep mine' }).click();
+    await page.keyboard.press('Control+r');
+    await page.getByText('Nothing waiting').waitFor({ timeout: 30_000 });
+    const server = simulator.snapshot(STORE).tests.find((t) => t.id === draft.id);
+    expect(server?.hypothesisDescription).toBe('Mine');
+    expect(pageErrors).toEqual([]);
+  });
+});
