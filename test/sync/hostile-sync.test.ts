@@ -1,6 +1,7 @@
 // A sync against a hostile server: a record nested too deep for JSON is set aside and the rest of its
 // page kept; a listing whose counts contradict themselves marks nothing removed; an endless body
 // ends the sync as "too large" with the process's memory bounded.
+import { PROBLEM_TYPES } from '../../src/shared/problem';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
