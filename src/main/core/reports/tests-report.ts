@@ -1,6 +1,7 @@
 // The `tests` report: one row per test in scope, the API's figures beside Splitbook's own statistics.
 import { Test, TestResults } from '../../../shared/api';
 import { metricOfGoal } from '../../../shared/domain/metrics';
+import { noteKey, notesFor } from '../db/notes';
 import { analyseTest, type TestAnalysis } from '../../../shared/domain/statistics';
 import type { CsvValue } from './csv';
 import { scopedTests } from './source';
@@ -57,6 +58,7 @@ export const TESTS_COLUMNS: readonly Column[] = [
   { name: 'lift_ci_high', kind: 'fraction', unit: 'fraction, upper end of that interval', source: 'Splitbook' },
   { name: 'srm_p', kind: 'number', unit: 'p-value of the sample-ratio test (0..1); empty when not judged', source: 'Splitbook' },
   text('alerts', 'data-quality alert codes joined with "; "', 'Splitbook'),
+  text('note', "your note on the test (kept on this computer, never sent to the API); empty when none", 'user'),
 ];
 
 type Goal = { rate: 'cvr' | 'rpv' | 'aov' | 'acr' | 'ctr' } | null;
@@ -153,11 +155,17 @@ export function testRow(
 
 /** A cached test record that no longer parses is skipped; a damaged results record leaves its cells empty. */
 export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
+  // Notes are short and few (one per test at most): read once, looked up per row.
+  const notes = notesFor(ctx.db, ctx.scope.filter.storeId);
   for (const row of scopedTests(ctx, true)) {
     const test = Test.safeParse(parseJson(row.testJson));
     if (!test.success) continue;
     const results = row.resultsJson === null ? null : TestResults.safeParse(parseJson(row.resultsJson));
-    yield testRow(row.storeName, row.storeId, test.data, results?.success ? results.data : null, ctx.scope.now);
+    const note = notes.get(noteKey(row.storeId, test.data.id)) ?? '';
+    yield [
+      ...testRow(row.storeName, row.storeId, test.data, results?.success ? results.data : null, ctx.scope.now),
+      note === '' ? null : note,
+    ];
   }
 }
 
