@@ -4,7 +4,7 @@ import type { CsvValue } from './csv';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 
 const OUTCOME =
-  'Splitbook’s reading of the lifecycle (see README, Portfolio); the API states no outcome';
+  'significant tier with the variant leading (Splitbook’s reading, see Portfolio under “Using it”; the API states no outcome)';
 
 /** Units and sources of PORTFOLIO_COLUMNS, in its order (checked below, so the two cannot drift). */
 const COLUMNS: readonly Column[] = [
@@ -22,7 +22,7 @@ const COLUMNS: readonly Column[] = [
   {
     name: 'lost',
     kind: 'integer',
-    unit: 'ended_90d tests lost (same reading)',
+    unit: 'ended_90d tests lost: significant tier with the control leading (same reading)',
     source: 'Splitbook',
   },
   {
