@@ -144,7 +144,7 @@ describe('export from the window', { timeout: 120_000 }, () => {
     const byId = new Map(records.map((r) => [r['test_id'], r]));
     for (const row of cached) {
       const record = byId.get(row.id);
-      expect(record?.['title'].replace(/^'/, '')).toBe(row.title);
+      expect(record?.['title']?.replace(/^'/, '')).toBe(row.title);
       expect(record?.['status']).toBe(row.status);
       expect(record?.['store']).toBe('Demo store');
     }
@@ -189,6 +189,7 @@ describe('export from the window', { timeout: 120_000 }, () => {
       'daily',
     ]);
     await dialog().locator('input[value="daily"]').check();
+    await screen('export-05-detail');
     const { text } = await exportAndDownload();
     const records = parseCsv(text);
     const listed = await allTestRows(core, 'demo');
