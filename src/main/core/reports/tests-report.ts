@@ -21,7 +21,7 @@ export const TESTS_COLUMNS: readonly Column[] = [
   text('device', 'as sent'),
   text('visitor_option', 'as sent'),
   text('campaign', 'campaign name (id when the name is missing)'),
-  text('tags', 'tag names joined with "; "'),
+  text('tags', 'tag names joined with "; " (a line break inside a name becomes a space)'),
   text('priority', 'as sent'),
   text('surface_area', 'as sent'),
   { name: 'impact', kind: 'integer', unit: 'integer as sent', source: 'API' },
@@ -106,6 +106,8 @@ function statisticsCells(analysis: TestAnalysis | null): CsvValue[] {
   return [pWin, low, high, analysis.srm.pValue, alerts === '' ? null : alerts];
 }
 
+const oneLine = (name: string) => name.replace(/[\r\n]+/g, ' ');
+
 /** One row of the tests report from a test and its (validated) results, if any. */
 export function testRow(
   storeName: string,
@@ -127,7 +129,9 @@ export function testRow(
     test.device,
     test.visitorOption,
     test.campaign ? (test.campaign.name ?? test.campaign.id ?? null) : null,
-    test.tags.map((tag) => tag.name).join('; ') || null,
+    // A tag name is a one-line label: a line break inside one would, in a reader that splits rows at
+    // raw line breaks (LibreOffice with ';' as separator), start a row with what follows it, e.g. '=1+1'.
+    test.tags.map((tag) => oneLine(tag.name)).join('; ') || null,
     test.priority,
     test.surfaceArea,
     test.impact,
