@@ -221,6 +221,7 @@ describe('export from the window', { timeout: 120_000 }, () => {
     const problem = dialog().getByTestId('export-problem');
     await problem.waitFor();
     expect(await problem.textContent()).toMatch(/Never synced.*never been synced/s);
+    expect(await problem.getByRole('button', { name: 'Sync now' }).count()).toBe(1);
     await screen('export-03-never-synced');
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });
