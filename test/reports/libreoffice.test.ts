@@ -12,7 +12,7 @@ import { reportFixture, request } from './support';
 const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) =>
   existsSync(p),
 );
-const REPORTS = ['tests', 'metrics', 'daily', 'campaigns', 'audiences'] as const;
+const REPORTS = ['tests', 'metrics', 'daily', 'campaigns', 'audiences', 'portfolio'] as const;
 const { ValueType } = ExcelJS;
 
 let fixture: Awaited<ReturnType<typeof reportFixture>>;

@@ -87,7 +87,9 @@ describe('tests report', () => {
       expect(row['status']).toBe(test.status);
       expect(row['stage']).toBe(test.stage);
       expect(row['goal']).toBe(test.goal);
-      expect(row['tags']).toBe(neutralised(test.tags.map((t) => t.name).join('; ')));
+      expect(row['tags']).toBe(
+        neutralised(test.tags.map((t) => t.name.replace(/[\r\n]+/g, ' ')).join('; ')),
+      );
       expect(row['hypothesis']).toBe(neutralised(test.hypothesisDescription));
       expect(row['priority']).toBe(neutralised(test.priority));
       expect(numberCell(row['impact'])).toBe(test.impact);
@@ -299,7 +301,7 @@ describe('formula injection (OWASP)', () => {
     const row = records('tests').find((r) => r['test_id'] === uuid(9001, 1));
     expect(row?.['title']).toBe(`'${PAYLOADS[0]}`);
     expect(row?.['hypothesis']).toBe("'UX; =1+1");
-    expect(row?.['tags']).toBe(`'${PAYLOADS.join('; ')}`);
+    expect(row?.['tags']).toBe(`'${PAYLOADS.map((p) => p.replace(/[\r\n]+/g, ' ')).join('; ')}`);
     const plain = records('tests').find((r) => r['test_id'] === uuid(9002, 1));
     expect(plain?.['title']).toBe(PAYLOADS[8]);
   });

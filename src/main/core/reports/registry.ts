@@ -3,6 +3,7 @@ import type { ReportInfo, ReportName } from '../../../shared/contract';
 import { dailyReport } from './daily-report';
 import { audiencesReport, campaignsReport } from './lists-report';
 import { metricsReport } from './metrics-report';
+import { portfolioReportDefinition } from './portfolio-report';
 import { testsReport } from './tests-report';
 import type { ReportDefinition } from './types';
 
@@ -12,6 +13,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   dailyReport,
   campaignsReport,
   audiencesReport,
+  portfolioReportDefinition,
 ];
 
 export function reportByName(name: ReportName): ReportDefinition {

@@ -1,6 +1,7 @@
 // The `tests` report: one row per test in scope, the API's figures beside Splitbook's own statistics.
 import { Test, TestResults } from '../../../shared/api';
 import { metricOfGoal } from '../../../shared/domain/metrics';
+import { noteKey, notesFor } from '../db/notes';
 import { analyseTest, type TestAnalysis } from '../../../shared/domain/statistics';
 import type { CsvValue } from './csv';
 import { scopedTests } from './source';
@@ -20,7 +21,7 @@ export const TESTS_COLUMNS: readonly Column[] = [
   text('device', 'as sent'),
   text('visitor_option', 'as sent'),
   text('campaign', 'campaign name (id when the name is missing)'),
-  text('tags', 'tag names joined with "; "'),
+  text('tags', 'tag names joined with "; " (a line break inside a name becomes a space)'),
   text('priority', 'as sent'),
   text('surface_area', 'as sent'),
   { name: 'impact', kind: 'integer', unit: 'integer as sent', source: 'API' },
@@ -101,6 +102,11 @@ export const TESTS_COLUMNS: readonly Column[] = [
     source: 'Splitbook',
   },
   text('alerts', 'data-quality alert codes joined with "; "', 'Splitbook'),
+  text(
+    'note',
+    'your note on the test (kept on this computer, never sent to the API); empty when none',
+    'user',
+  ),
 ];
 
 type Goal = { rate: 'cvr' | 'rpv' | 'aov' | 'acr' | 'ctr' } | null;
@@ -148,6 +154,8 @@ function statisticsCells(analysis: TestAnalysis | null): CsvValue[] {
   return [pWin, low, high, analysis.srm.pValue, alerts === '' ? null : alerts];
 }
 
+const oneLine = (name: string) => name.replace(/[\r\n]+/g, ' ');
+
 /** One row of the tests report from a test and its (validated) results, if any. */
 export function testRow(
   storeName: string,
@@ -169,7 +177,9 @@ export function testRow(
     test.device,
     test.visitorOption,
     test.campaign ? (test.campaign.name ?? test.campaign.id ?? null) : null,
-    test.tags.map((tag) => tag.name).join('; ') || null,
+    // A tag name is a one-line label: a line break inside one would, in a reader that splits rows at
+    // raw line breaks (LibreOffice with ';' as separator), start a row with what follows it, e.g. '=1+1'.
+    test.tags.map((tag) => oneLine(tag.name)).join('; ') || null,
     test.priority,
     test.surfaceArea,
     test.impact,
@@ -197,18 +207,24 @@ export function testRow(
 
 /** A cached test record that no longer parses is skipped; a damaged results record leaves its cells empty. */
 export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
+  // Notes are short and few (one per test at most): read once, looked up per row.
+  const notes = notesFor(ctx.db, ctx.scope.filter.storeId);
   for (const row of scopedTests(ctx, true)) {
     const test = Test.safeParse(parseJson(row.testJson));
     if (!test.success) continue;
     const results =
       row.resultsJson === null ? null : TestResults.safeParse(parseJson(row.resultsJson));
-    yield testRow(
-      row.storeName,
-      row.storeId,
-      test.data,
-      results?.success ? results.data : null,
-      ctx.scope.now,
-    );
+    const note = notes.get(noteKey(row.storeId, test.data.id)) ?? '';
+    yield [
+      ...testRow(
+        row.storeName,
+        row.storeId,
+        test.data,
+        results?.success ? results.data : null,
+        ctx.scope.now,
+      ),
+      note === '' ? null : note,
+    ];
   }
 }
 

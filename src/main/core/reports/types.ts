@@ -11,8 +11,11 @@ export interface Column {
   name: string;
   kind: CellKind;
   unit: string;
-  /** 'API' (as the server sent it, maybe rescaled), 'Splitbook' (recomputed here) or 'cache'. */
-  source: 'API' | 'Splitbook' | 'cache';
+  /**
+   * 'API' (as the server sent it, maybe rescaled), 'Splitbook' (recomputed here), 'cache', or
+   * 'user' (the user's own data in splitbook-user.db, such as notes).
+   */
+  source: 'API' | 'Splitbook' | 'cache' | 'user';
 }
 
 export interface ReportScope {

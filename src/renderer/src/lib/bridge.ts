@@ -17,6 +17,8 @@ const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 
 let bridge: Bridge | null = null;
+/** The browser host's token, kept for the one call that is not a bridge method: an export's download. */
+let httpToken: string | null = null;
 
 /** The bridge for this page, created once. */
 export function getBridge(): Bridge {
@@ -61,6 +63,7 @@ function toEnvelope(body: unknown): Envelope<unknown> | null {
 type Call = (input: unknown) => Promise<Envelope<unknown>>;
 
 function createHttpBridge(token: string): Bridge {
+  httpToken = token;
   async function call(channel: string, input: unknown): Promise<Envelope<unknown>> {
     let response: Response;
     try {
@@ -101,6 +104,34 @@ function createHttpBridge(token: string): Bridge {
   const listeners = createEventHub(token);
   // The table above has exactly the Bridge's shape, which TypeScript cannot follow through Object.entries.
   return Object.assign(methods, { on: listeners.on }) as unknown as Bridge;
+}
+
+/** Where the browser host serves a finished export, once (src/main/hosts/browser/downloads.ts). */
+const DOWNLOAD_PREFIX = '/api/download/';
+
+/**
+ * Hands a finished export to the browser as a download. The host serves it behind its token, which a
+ * plain link cannot send, so the file is fetched with the header and saved from a blob URL.
+ */
+export async function downloadExport(url: string, fileName: string): Promise<void> {
+  if (!url.startsWith(DOWNLOAD_PREFIX) || httpToken === null) {
+    throw new Error(`Not a download of this host: ${url}`);
+  }
+  const response = await fetch(url, { headers: { [TOKEN_HEADER]: httpToken } });
+  if (!response.ok) throw new Error(`The host answered the download with HTTP ${response.status}.`);
+  const href = URL.createObjectURL(await response.blob());
+  try {
+    const link = document.createElement('a');
+    link.href = href;
+    link.download = fileName;
+    link.style.display = 'none';
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    // The click starts the download synchronously; the blob can go once the browser has it.
+    setTimeout(() => URL.revokeObjectURL(href), 60_000);
+  }
 }
 
 type Listener = (payload: unknown) => void;
