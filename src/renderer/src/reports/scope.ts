@@ -39,6 +39,7 @@ export function testScope(storeId: string, testId: string, title: string): Expor
       campaignId: null,
       search: '',
       includeRemoved: true,
+      hasAlerts: false,
     },
     testId,
     label: title,
