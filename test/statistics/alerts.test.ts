@@ -117,6 +117,23 @@ describe('data-quality alerts', () => {
     const rounded = { ...base, control: { ...base.control, cvr: Number(base.control.cvr.toFixed(2)) } };
     expect(codes(testOf(), rounded)).not.toContain('contradictory-counts');
   });
+
+  it('contradictory-counts: shares sent as fractions (the API states no unit) are not a contradiction', () => {
+    const base = resultsOf(cleanDays(), { variantProbabilityWin: 0.9, controlProbabilityWin: 0.1 });
+    const asFractions = (side: typeof base.control) => ({
+      ...side,
+      cvr: side.cvr / 100,
+      cnv: side.cnv / 100,
+      acr: side.acr / 100,
+      ctr: side.ctr / 100,
+    });
+    const fractions = { ...base, control: asFractions(base.control), variant: asFractions(base.variant) };
+    expect(codes(testOf(), fractions)).not.toContain('contradictory-counts');
+    const wrong = { ...fractions, control: { ...fractions.control, cvr: 0.5 } };
+    const message = analyseTest(testOf(), wrong, { now: NOW }).alerts.find((a) => a.code === 'contradictory-counts')?.message;
+    expect(message).toMatch(/^The control's figures contradict each other: CVR is 0\.5 but its counts give \d/);
+    expect(message).not.toMatch(/\d{7}/);
+  });
 });
 
 describe('analyseTest', () => {

@@ -223,19 +223,24 @@ export function contradictoryCounts({ results }: AlertInput): Alert[] {
     if (side.clicks > side.visitors) {
       problems.push(`more clicks (${side.clicks}) than visitors (${side.visitors}), so the click rate cannot be analysed as a share of visitors`);
     }
-    const ratio = (num: number, den: number, scale: number): number => (den > 0 ? (num / den) * scale : 0);
-    const rates: [string, number, number][] = [
-      ['cvr', side.cvr, ratio(side.conversions, side.visitors, 100)],
-      ['cnv', side.cnv, ratio(side.conversions, side.visits, 100)],
-      ['acr', side.acr, ratio(side.carts, side.visitors, 100)],
-      ['ctr', side.ctr, ratio(side.clicks, side.visits, 100)],
-      ['aov', side.aov, ratio(side.revenue, side.orders, 1)],
-      ['rpv', side.rpv, ratio(side.revenue, side.visitors, 1)],
+    const ratio = (num: number, den: number): number => (den > 0 ? num / den : 0);
+    // [name, as sent, from the counts, whether the rate is a share]: the API does not state whether a
+    // share is sent as a percent or a fraction, so either reading of a share that matches is no contradiction.
+    const rates: [string, number, number, boolean][] = [
+      ['cvr', side.cvr, ratio(side.conversions, side.visitors), true],
+      ['cnv', side.cnv, ratio(side.conversions, side.visits), true],
+      ['acr', side.acr, ratio(side.carts, side.visitors), true],
+      ['ctr', side.ctr, ratio(side.clicks, side.visits), true],
+      ['aov', side.aov, ratio(side.revenue, side.orders), false],
+      ['rpv', side.rpv, ratio(side.revenue, side.visitors), false],
     ];
-    for (const [name, reported, expected] of rates) {
-      if (Math.abs(reported - expected) > RATE_ABSOLUTE_TOLERANCE + RATE_RELATIVE_TOLERANCE * Math.abs(expected)) {
-        problems.push(`${name.toUpperCase()} is ${reported} but its counts give ${Number(expected.toFixed(4))}`);
-      }
+    const matches = (reported: number, expected: number): boolean =>
+      Math.abs(reported - expected) <= RATE_ABSOLUTE_TOLERANCE + RATE_RELATIVE_TOLERANCE * Math.abs(expected);
+    for (const [name, reported, fromCounts, share] of rates) {
+      const readings = share ? [fromCounts * 100, fromCounts] : [fromCounts];
+      if (readings.some((expected) => matches(reported, expected))) continue;
+      const expected = readings.map((value) => Number(value.toPrecision(4))).join(share ? ' (as a percent) or ' : '');
+      problems.push(`${name.toUpperCase()} is ${Number(reported.toPrecision(4))} but its counts give ${expected}${share ? ' (as a fraction)' : ''}`);
     }
     if (problems.length > 0) {
       alerts.push({
