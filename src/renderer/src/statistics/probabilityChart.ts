@@ -11,8 +11,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import annotationPlugin from 'chartjs-plugin-annotation';
-import type { OverTimePoint } from '../../../shared/domain/statistics';
-import { dateOfDayNumber, dayNumberOf } from '../../../shared/domain/statistics';
+import type { OverTimeSeries } from './overTimeSeries';
 import { formatDayKey, formatSignedPercent } from '../lib/format';
 import { theme } from '../lib/theme.svelte';
 
@@ -30,37 +29,6 @@ Chart.register(
 );
 
 export { Chart };
-
-/** One slot per calendar day from the first point to the last; a day without a point is null (a gap). */
-export type OverTimeSeries = {
-  dates: string[];
-  pWin: (number | null)[];
-  low: (number | null)[];
-  high: (number | null)[];
-  missing: number;
-};
-
-export function overTimeSeries(points: readonly OverTimePoint[]): OverTimeSeries {
-  const byDay = new Map<number, OverTimePoint>();
-  for (const point of points) {
-    const day = dayNumberOf(point.date);
-    if (day !== null) byDay.set(day, point);
-  }
-  const days = [...byDay.keys()];
-  const series: OverTimeSeries = { dates: [], pWin: [], low: [], high: [], missing: 0 };
-  if (days.length === 0) return series;
-  const first = Math.min(...days);
-  const last = Math.max(...days);
-  for (let day = first; day <= last; day++) {
-    const point = byDay.get(day);
-    series.dates.push(dateOfDayNumber(day));
-    series.pWin.push(point ? point.pWin * 100 : null);
-    series.low.push(point ? point.liftCiLow * 100 : null);
-    series.high.push(point ? point.liftCiHigh * 100 : null);
-    if (!point) series.missing += 1;
-  }
-  return series;
-}
 
 /** With a hex colour from the theme, the same colour at `alpha` for the band's fill. */
 function translucent(color: string, alpha: number): string {
