@@ -11,6 +11,7 @@ import { migration005 } from './005-compress-raw-results';
 import { migration006 } from './006-learned-rate';
 import { migration007 } from './007-alerts-on-tests';
 import { migration008 } from './008-key-journal';
+import { migration009 } from './009-facet-counts';
 
 export type { Migration } from './migration';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
