@@ -5,6 +5,7 @@ import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
 import { benchEdits } from './edits.bench';
 import { benchReview } from './review.bench';
+import { benchScale } from './scale.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   statistics: benchStatistics,
   edits: benchEdits,
   review: benchReview,
+  scale: benchScale,
 };
 
 // An unknown name is an error, never a silent run of nothing.
