@@ -6,6 +6,7 @@ import { benchStatistics } from './statistics.bench';
 import { benchEdits } from './edits.bench';
 import { benchReview } from './review.bench';
 import { benchScale } from './scale.bench';
+import { benchBridge } from './bridge.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   edits: benchEdits,
   review: benchReview,
   scale: benchScale,
+  bridge: benchBridge,
 };
 
 // An unknown name is an error, never a silent run of nothing.

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { createSimulator, serveSimulator } from './index';
 
 const USAGE =
-  'Usage: mock-api [--port N] [--host H] [--seed N] [--rate R (requests/s per key)] [--tests N (per store)] [--latency MS or MIN-MAX]';
+  'Usage: mock-api [--port N] [--host H] [--seed N] [--rate R (requests/s per key)] [--tests N (per store)] [--latency MS or MIN-MAX] [--stores N (named Store 1…N; default: the sample stores)]';
 
 function integerOption(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
         rate: { type: 'string' },
         tests: { type: 'string' },
         latency: { type: 'string' },
+        stores: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -42,7 +43,12 @@ async function main(): Promise<void> {
     .map((part) => integerOption('latency', part, 0) ?? 0);
   const minLatency = latency[0] ?? 0;
   const maxLatency = latency[1] ?? minLatency;
+  const storeCount = integerOption('stores', values.stores, 1);
   const simulator = createSimulator({
+    stores:
+      storeCount === undefined
+        ? undefined
+        : Array.from({ length: storeCount }, (_, i) => ({ name: `Store ${i + 1}` })),
     seed: integerOption('seed', values.seed, 0),
     testsPerStore: integerOption('tests', values.tests, 0),
     // R requests per second per key: a bucket of R, refilled at R per second.
