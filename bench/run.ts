@@ -6,6 +6,8 @@ import { benchStatistics } from './statistics.bench';
 import { benchEdits } from './edits.bench';
 import { benchReview } from './review.bench';
 import { benchReports } from './reports.bench';
+import { benchScale } from './scale.bench';
+import { benchBridge } from './bridge.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -17,6 +19,8 @@ const benches: Record<string, () => Promise<void>> = {
   edits: benchEdits,
   review: benchReview,
   reports: benchReports,
+  scale: benchScale,
+  bridge: benchBridge,
 };
 
 // An unknown name is an error, never a silent run of nothing.

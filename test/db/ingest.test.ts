@@ -466,6 +466,7 @@ describe('deleteStore', () => {
           tags: [tag(n, 'Checkout')],
           customAudiences: [customAudience(1, 'EU')],
           defaultAudiences: [defaultAudience(1, 'FR')],
+          campaign: { id: uuid(1, 7), name: 'Spring' },
         }),
       );
       upsertTests(db, { storeId: storeId, tests: tests, runId: 'run-1', syncedAt: NOW });

@@ -70,6 +70,13 @@ export interface WalkOptions extends CallOptions {
   perPage?: number;
   /** Default 1: a resumed walk starts where the last one stopped. */
   startPage?: number;
+  /**
+   * Pages requested ahead of the one the caller is handling (default 0: one page at a time). Pages
+   * are still yielded strictly in order and checked as before; a page ahead is only asked for when
+   * the last page read announces it and the walk's ceiling allows it, and one not yet yielded when
+   * the walk ends is cancelled.
+   */
+  ahead?: number;
 }
 
 export interface ApiClient {
@@ -239,27 +246,54 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     opts: WalkOptions = {},
   ): AsyncGenerator<TestListPage & { page: number }, void, undefined> {
     const perPage = opts.perPage ?? 100;
+    const ahead = Math.max(0, Math.floor(opts.ahead ?? 0));
     let page = opts.startPage ?? 1;
     let limit: number | null = null;
     // Every id listed so far: a page made only of ids already seen means the server ignores `page`.
     const seen = new Set<string>();
-    for (;;) {
-      const result = await listTests({ page, perPage }, { signal: opts.signal });
-      const ids = [...result.items.map((t) => t.id), ...result.rejected.map((r) => r.id ?? '?')];
-      if (ids.length > 0 && ids.every((id) => seen.has(id))) {
-        throw walkError(page, 'it sent the same page twice');
+    // Pages asked for ahead of the one being handled, cancelled together when the walk ends early.
+    const pending = new Map<number, Promise<TestListPage>>();
+    const cancel = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, cancel.signal]) : cancel.signal;
+    const request = (n: number): Promise<TestListPage> => {
+      const asked = listTests({ page: n, perPage }, { signal });
+      // A page dropped when the walk ends must not surface as an unhandled rejection.
+      asked.catch(() => undefined);
+      return asked;
+    };
+    try {
+      for (;;) {
+        const result = await (pending.get(page) ?? request(page));
+        pending.delete(page);
+        const ids = [...result.items.map((t) => t.id), ...result.rejected.map((r) => r.id ?? '?')];
+        if (ids.length > 0 && ids.every((id) => seen.has(id))) {
+          throw walkError(page, 'it sent the same page twice');
+        }
+        for (const id of ids) seen.add(id);
+        const { totalPages, totalCount } = result.pagination;
+        // An empty page means the listing ended early (tests were deleted while we walked).
+        const last = page >= totalPages || ids.length === 0;
+        // The ceiling is set once, from what the first page claimed and the page size it actually
+        // had: a listing may grow while it is walked, but not without bound, and never past
+        // MAX_LISTED_TESTS whatever totalPages says (2^31-1 pages would never end).
+        if (!last) limit ??= walkCeiling(page, totalPages, totalCount, ids.length);
+        // The next pages are asked for before the caller handles this one (writing it, say), and
+        // only those this page announces and the ceiling allows.
+        if (!last && limit !== null) {
+          const until = Math.min(page + ahead, totalPages, limit);
+          for (let next = page + 1; next <= until; next++) {
+            if (!pending.has(next)) pending.set(next, request(next));
+          }
+        }
+        yield { ...result, page };
+        if (last) return;
+        if (limit !== null && page >= limit) {
+          throw walkError(page, `it still announced more pages after ${page}`);
+        }
+        page += 1;
       }
-      for (const id of ids) seen.add(id);
-      yield { ...result, page };
-      const { totalPages, totalCount } = result.pagination;
-      // An empty page means the listing ended early (tests were deleted while we walked).
-      if (page >= totalPages || ids.length === 0) return;
-      // The ceiling is set once, from what the first page claimed and the page size it actually
-      // had: a listing may grow while it is walked, but not without bound, and never past
-      // MAX_LISTED_TESTS whatever totalPages says (2^31-1 pages would never end).
-      limit ??= walkCeiling(page, totalPages, totalCount, ids.length);
-      if (page >= limit) throw walkError(page, `it still announced more pages after ${page}`);
-      page += 1;
+    } finally {
+      if (pending.size > 0) cancel.abort();
     }
   }
 

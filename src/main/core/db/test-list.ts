@@ -248,9 +248,13 @@ export function listTests(db: Db, input: TestListInput): TestPage {
       ? encodeCursor({ k: key, d: dir, v: last.sortValue, s: last.storeId, i: last.id })
       : null;
   // Counted once per filter while the data stands: every cursor page of one walk shares it.
-  const countSql = `SELECT count(*) AS n FROM tests t ${whereSql(filter)}`;
-  const total = memoized(db, `count ${countSql} ${JSON.stringify(filter.params)}`, () => {
-    return statement<{ n: number }>(db, countSql).get(...filter.params)?.n ?? 0;
+  const counts = countsAnswer(input) ? countsWhere(input, true) : null;
+  const countSql = counts
+    ? `SELECT coalesce(sum(f.n), 0) AS n FROM test_facet_counts f ${whereSql(counts)}`
+    : `SELECT count(*) AS n FROM tests t ${whereSql(filter)}`;
+  const params = counts ? counts.params : filter.params;
+  const total = memoized(db, `count ${countSql} ${JSON.stringify(params)}`, () => {
+    return statement<{ n: number }>(db, countSql).get(...params)?.n ?? 0;
   });
   return { rows: page.map(toTestRow), nextCursor, total };
 }
@@ -342,16 +346,103 @@ export function testFacets(db: Db, filter: TestFilter): Facets {
   return memoized(db, `facets ${JSON.stringify(filter)}`, () => computeFacets(db, filter));
 }
 
+/**
+ * Whether the kept counts (test_facet_counts, migration 9) answer the filter: they hold store, removed,
+ * status, stage, goal, device and alerted, so a search, tag or campaign condition needs the tests.
+ */
+function countsAnswer(filter: TestFilter): boolean {
+  return filter.search.trim() === '' && filter.tag === null && filter.campaignId === null;
+}
+
+/** The filter over the kept counts' columns (only valid where `countsAnswer` holds). */
+function countsWhere(filter: TestFilter, withStatuses: boolean): Where {
+  const where: Where = { conditions: [], params: [] };
+  if (filter.storeId !== null) add(where, 'f.store_id = ?', filter.storeId);
+  if (!filter.includeRemoved) add(where, 'f.removed = 0');
+  if (withStatuses && filter.statuses.length > 0) {
+    add(where, 'f.status IN (SELECT value FROM json_each(?))', JSON.stringify(filter.statuses));
+  }
+  if (filter.stage !== null) add(where, 'f.stage = ?', filter.stage);
+  if (filter.goal !== null) add(where, 'f.goal = ?', filter.goal);
+  if (filter.device !== null) add(where, 'f.device = ?', filter.device);
+  if (filter.hasAlerts) add(where, 'f.alerted = 1');
+  return where;
+}
+
+/**
+ * Facets from the kept counts: a few thousand rows at 50,000 tests instead of several scans of them.
+ * The option lists always come from there (they follow the scope only); the status counts and the
+ * alert count do when the filter allows (`countsAnswer`), else from the tests as before.
+ */
 function computeFacets(db: Db, filter: TestFilter): Facets {
+  const scope = countsWhere(
+    { ...filter, stage: null, goal: null, device: null, hasAlerts: false },
+    false,
+  );
+  const counted = countsAnswer(filter) ? statusCountsFromCounts(db, filter) : null;
+  const comboSql = `SELECT DISTINCT f.stage, f.goal, f.device FROM test_facet_counts f ${whereSql(scope)}`;
+  const combos = statement<{ stage: string; goal: string; device: string }>(db, comboSql).all(
+    ...scope.params,
+  );
+  const options = (pick: (combo: (typeof combos)[number]) => string): string[] =>
+    [...new Set(combos.map(pick))].sort(byName);
+  const campaignSql = `
+    SELECT used.id, coalesce(used.name, c.name, used.id) AS name
+    FROM (
+      SELECT f.campaign_id AS id, max(CASE WHEN f.named = 1 THEN f.name END) AS name, max(f.store_id) AS storeId
+      FROM test_campaign_counts f ${whereSql(scope)}
+      GROUP BY f.campaign_id
+    ) AS used
+    LEFT JOIN campaigns c ON c.store_id = used.storeId AND c.id = used.id`;
+  const campaigns = statement<{ id: string; name: string }>(db, campaignSql)
+    .all(...scope.params)
+    .sort((a, b) => byName(a.name, b.name) || byName(a.id, b.id));
+  const { statusCounts, withAlerts } = counted ?? statusCountsFromTests(db, filter);
+  return {
+    statusCounts,
+    stages: options((combo) => combo.stage),
+    goals: options((combo) => combo.goal),
+    devices: options((combo) => combo.device),
+    tags: tagOptions(db, filter),
+    campaigns,
+    withAlerts,
+  };
+}
+
+function emptyStatusCounts(): Record<string, number> {
+  return Object.fromEntries(TEST_STATUSES.map((status) => [status, 0]));
+}
+
+function statusCountsFromCounts(
+  db: Db,
+  filter: TestFilter,
+): Pick<Facets, 'statusCounts' | 'withAlerts'> {
+  const counted = countsWhere(filter, false);
+  const sql = `SELECT f.status, sum(f.n) AS n FROM test_facet_counts f ${whereSql(counted)} GROUP BY f.status`;
+  const statusCounts = emptyStatusCounts();
+  for (const { status, n } of statement<{ status: string; n: number }>(db, sql).all(
+    ...counted.params,
+  )) {
+    if (n > 0) statusCounts[status] = n;
+  }
+  const alerted = countsWhere({ ...filter, hasAlerts: true }, true);
+  const alertSql = `SELECT coalesce(sum(f.n), 0) AS n FROM test_facet_counts f ${whereSql(alerted)}`;
+  const withAlerts = statement<{ n: number }>(db, alertSql).get(...alerted.params)?.n ?? 0;
+  return { statusCounts, withAlerts };
+}
+
+/** Status and alert counts for a filter the kept counts cannot answer (a search, tag or campaign). */
+function statusCountsFromTests(
+  db: Db,
+  filter: TestFilter,
+): Pick<Facets, 'statusCounts' | 'withAlerts'> {
   const counted = filterWhere(filter, false, hasUserData(db));
   const alerted = filterWhere({ ...filter, hasAlerts: true }, true, hasUserData(db));
   const withAlerts =
     statement<{ n: number }>(db, `SELECT count(*) AS n FROM tests t ${whereSql(alerted)}`).get(
       ...alerted.params,
     )?.n ?? 0;
-  const statusCounts: Record<string, number> = Object.fromEntries(
-    TEST_STATUSES.map((status) => [status, 0]),
-  );
+  const statusCounts = emptyStatusCounts();
   // `+` again: grouping by the status index would read every row; the covering tests_by_removed is enough.
   const countSql = `SELECT t.status, count(*) AS n FROM tests t ${whereSql(counted)} GROUP BY +t.status`;
   for (const { status, n } of statement<{ status: string; n: number }>(db, countSql).all(
@@ -359,26 +450,7 @@ function computeFacets(db: Db, filter: TestFilter): Facets {
   )) {
     statusCounts[status] = n;
   }
-
-  const scope = scopeWhere(filter);
-  // One pass for three option lists: the combinations are few, the tests many (and DISTINCT
-  // keeps only the combinations, where GROUP BY would sort every row first).
-  const comboSql = `SELECT DISTINCT t.stage, t.goal, t.device FROM tests t ${whereSql(scope)}`;
-  const combos = statement<{ stage: string; goal: string; device: string }>(db, comboSql).all(
-    ...scope.params,
-  );
-  const options = (pick: (combo: (typeof combos)[number]) => string): string[] =>
-    [...new Set(combos.map(pick))].sort(byName);
-
-  return {
-    statusCounts,
-    stages: options((combo) => combo.stage),
-    goals: options((combo) => combo.goal),
-    devices: options((combo) => combo.device),
-    tags: tagOptions(db, filter),
-    campaigns: campaignOptions(db, scope),
-    withAlerts,
-  };
+  return { statusCounts, withAlerts };
 }
 
 /** Tag names in use by a test in scope; tag filtering ignores case, so names differing only in case are one option. */
@@ -401,22 +473,4 @@ function tagOptions(db: Db, filter: TestFilter): string[] {
     seen.add(folded);
     return true;
   });
-}
-
-/**
- * Campaigns tests in scope belong to, named as the tests name them or else as the campaign
- * list does. Campaign ids are UUIDs, so one id is one campaign even across stores.
- */
-function campaignOptions(db: Db, scope: Where): Facets['campaigns'] {
-  const sql = `
-    SELECT used.id, coalesce(used.name, c.name, used.id) AS name
-    FROM (
-      SELECT t.campaign_id AS id, max(t.campaign_name) AS name, max(t.store_id) AS storeId FROM tests t
-      ${whereSql({ conditions: [...scope.conditions, 't.campaign_id IS NOT NULL'], params: [] })}
-      GROUP BY t.campaign_id
-    ) AS used
-    LEFT JOIN campaigns c ON c.store_id = used.storeId AND c.id = used.id`;
-  return statement<{ id: string; name: string }>(db, sql)
-    .all(...scope.params)
-    .sort((a, b) => byName(a.name, b.name) || byName(a.id, b.id));
 }

@@ -13,6 +13,7 @@ import { migration007 } from './007-alerts-on-tests';
 import { migration008 } from './008-key-journal';
 import { migration009 } from './009-set-aside-kinds';
 import { migration010 } from './010-leader-on-tests';
+import { migration011 } from './011-facet-counts';
 
 export type { Migration } from './migration';
 
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */

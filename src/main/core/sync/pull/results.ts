@@ -19,7 +19,7 @@ import { keepAside, type PhaseContext } from './context';
 export const LIVE_RESULTS_MAX_AGE_MS = 15 * 60 * 1000;
 
 /** Result requests in flight at once per store; the store's limiter still has the last word. */
-export const RESULTS_CONCURRENCY = 4;
+export const RESULTS_CONCURRENCY = 8;
 
 /** How old a live test's cached results may be and still be used. */
 export type ResultsFreshness = { now: string; liveMaxAgeMs: number };
