@@ -149,7 +149,14 @@ describe('the command line', () => {
     expect(existsSync(`${out}.partial`)).toBe(false);
 
     // export <report>: CSV on standard output without --out, and clear refusals.
-    const piped = await cli(dataDir, ['export', 'daily', '--store', 'demo', '--status', 'active,completed']);
+    const piped = await cli(dataDir, [
+      'export',
+      'daily',
+      '--store',
+      'demo',
+      '--status',
+      'active,completed',
+    ]);
     expect(piped.code).toBe(0);
     expect(piped.stdout.startsWith('\uFEFF"store","store_id","test_id","date"')).toBe(true);
     expect(piped.stderr).toMatch(/Exported \d+ rows of the daily report\./);
@@ -158,7 +165,13 @@ describe('the command line', () => {
     const unknown = await cli(dataDir, ['export', 'tests', '--store', 'nope']);
     expect(unknown).toMatchObject({ code: 1 });
     expect(unknown.stderr).toContain('Unknown store');
-    for (const bad of [['export'], ['export', 'nonsense'], ['export', 'all'], ['export', 'tests', '--format', 'pdf'], ['export', 'tests', '--format', 'xlsx']]) {
+    for (const bad of [
+      ['export'],
+      ['export', 'nonsense'],
+      ['export', 'all'],
+      ['export', 'tests', '--format', 'pdf'],
+      ['export', 'tests', '--format', 'xlsx'],
+    ]) {
       expect((await cli(dataDir, bad)).code).toBe(2);
     }
     const never = await cli(freshDataDir(), ['export', 'tests']);
@@ -250,7 +263,8 @@ describe.skipIf(!realKeyring)(
           (await cli(dataDir, ['stores'], { env: keyringEnv() })).stdout,
         )?.[1] ?? '';
       const sync = await cli(dataDir, ['sync', '--store', id], { env: keyringEnv() });
-      expect(sync.code).toBe(0);
+      // On a failure, the CLI's own words say why.
+      expect(sync.code, `${sync.stderr}${sync.stdout}`).toBe(0);
       expect(sync.stdout).toContain('Acme: tests 30/30');
       expect(sync.stdout).toMatch(/^Acme: ok \(30 tests, /m);
       expect(sync.stdout).not.toContain('Nordic');
