@@ -1,4 +1,5 @@
 // The Changes view and a test's History, read from the review memory: net changes per test since a point in time.
+import { METADATA_FIELD_LABELS } from '../../../shared/domain/tracked-fields';
 import type {
   ChangeKind,
   ChangeLine,
@@ -137,26 +138,10 @@ function kindOf(field: string, { from, to }: Net): ChangeKind {
   }
 }
 
-const FIELD_LABELS: Record<string, string> = {
-  stage: 'Stage',
-  title: 'Title',
-  hypothesis: 'Hypothesis',
-  priority: 'Priority',
-  surfaceArea: 'Surface area',
-  impact: 'Impact',
-  effort: 'Effort',
-  implemented: 'Implemented',
-  tags: 'Tags',
-  campaign: 'Campaign',
-  goal: 'Goal',
-  device: 'Device',
-  startAt: 'Start',
-  endAt: 'End',
-};
 
 export function fieldLabel(field: string): string {
   if (field.startsWith('tier:')) return `Tier of goal ${field.slice(5)}`;
-  return FIELD_LABELS[field] ?? field;
+  return METADATA_FIELD_LABELS[field] ?? field;
 }
 
 export function showValue(value: ChangeValue, field = ''): string {
