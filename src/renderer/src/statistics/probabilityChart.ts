@@ -1,32 +1,13 @@
 // chart.js config of "Probability to win over time": Splitbook's cumulative P(win) and the lift interval band.
-import {
-  CategoryScale,
-  Chart,
-  Filler,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
-import annotationPlugin from 'chartjs-plugin-annotation';
+import { CategoryScale, Filler, type ChartConfiguration } from 'chart.js';
+import { Chart } from '../results/chart';
 import type { OverTimeSeries } from './overTimeSeries';
 import { formatDayKey, formatSignedPercent } from '../lib/format';
 import { theme } from '../lib/theme.svelte';
 
-// The annotation plugin too, although this chart draws none: chart.js plugins are global, and one
-// registered after this chart exists (by the results charts) would meet it without its state.
-Chart.register(
-  LineController,
-  LineElement,
-  PointElement,
-  LinearScale,
-  CategoryScale,
-  Tooltip,
-  Filler,
-  annotationPlugin,
-);
+// One chart.js for the app: results/chart.ts registers what every chart shares (its global plugins
+// included, so no chart ever exists before them); this chart adds its category axis and band fill.
+Chart.register(CategoryScale, Filler);
 
 export { Chart };
 
@@ -38,7 +19,9 @@ function translucent(color: string, alpha: number): string {
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
 
-export function probabilityChartConfig(series: OverTimeSeries): ChartConfiguration<'line', (number | null)[], string> {
+export function probabilityChartConfig(
+  series: OverTimeSeries,
+): ChartConfiguration<'line', (number | null)[], string> {
   const line = theme.color('--text');
   const variant = theme.color('--variant');
   const muted = theme.color('--text-muted');
@@ -52,9 +35,35 @@ export function probabilityChartConfig(series: OverTimeSeries): ChartConfigurati
       labels: series.dates,
       datasets: [
         // The band: its low edge, then its high edge filled down to it ('-1'), on the lift axis.
-        { ...common, label: 'Lift, 95% low', data: series.low, yAxisID: 'lift', borderColor: band, borderWidth: 1, backgroundColor: band, fill: false },
-        { ...common, label: 'Lift, 95% high', data: series.high, yAxisID: 'lift', borderColor: band, borderWidth: 1, backgroundColor: band, fill: '-1' },
-        { ...common, label: 'P(win)', data: series.pWin, yAxisID: 'p', borderColor: line, backgroundColor: line, borderWidth: 1.75 },
+        {
+          ...common,
+          label: 'Lift, 95% low',
+          data: series.low,
+          yAxisID: 'lift',
+          borderColor: band,
+          borderWidth: 1,
+          backgroundColor: band,
+          fill: false,
+        },
+        {
+          ...common,
+          label: 'Lift, 95% high',
+          data: series.high,
+          yAxisID: 'lift',
+          borderColor: band,
+          borderWidth: 1,
+          backgroundColor: band,
+          fill: '-1',
+        },
+        {
+          ...common,
+          label: 'P(win)',
+          data: series.pWin,
+          yAxisID: 'p',
+          borderColor: line,
+          backgroundColor: line,
+          borderWidth: 1.75,
+        },
       ],
     },
     options: {
@@ -73,7 +82,8 @@ export function probabilityChartConfig(series: OverTimeSeries): ChartConfigurati
             },
             label: (item) => {
               const value = item.parsed.y;
-              if (value === null || value === undefined) return `${item.dataset.label ?? ''}: no data`;
+              if (value === null || value === undefined)
+                return `${item.dataset.label ?? ''}: no data`;
               return item.dataset.yAxisID === 'p'
                 ? `P(win): ${value.toFixed(1)}%`
                 : `${item.dataset.label ?? ''}: ${formatSignedPercent(value, 1)}`;
@@ -108,7 +118,12 @@ export function probabilityChartConfig(series: OverTimeSeries): ChartConfigurati
           position: 'right',
           grid: { display: false },
           title: { display: true, text: 'Lift, 95% interval (%)', color: muted, font },
-          ticks: { color: muted, font, maxTicksLimit: 6, callback: (value) => formatSignedPercent(Number(value), 0) },
+          ticks: {
+            color: muted,
+            font,
+            maxTicksLimit: 6,
+            callback: (value) => formatSignedPercent(Number(value), 0),
+          },
         },
       },
     },
