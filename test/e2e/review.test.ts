@@ -12,7 +12,7 @@ import {
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium } from '../support/chromium';
+import { launchChromium, screenshotsAtEverySize } from '../support/chromium';
 import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
 
 const RENDERER = resolve('out/renderer');
@@ -30,18 +30,7 @@ let storeId = '';
 const pageErrors: string[] = [];
 
 async function screens(name: string) {
-  for (const [w, h] of [
-    [1440, 900],
-    [900, 560],
-  ] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(SCREENS, `review-${name}-${w}-${scheme}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await screenshotsAtEverySize(page, SCREENS, `review-${name}`);
 }
 
 function openView(label: string) {

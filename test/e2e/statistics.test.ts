@@ -7,8 +7,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
 import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
-import { createSimulator, serveSimulator, type ServedSimulator, type Simulator } from '../../src/simulator';
-import { launchChromium } from '../support/chromium';
+import {
+  createSimulator,
+  serveSimulator,
+  type ServedSimulator,
+  type Simulator,
+} from '../../src/simulator';
+import { launchChromium, screenshotsAtEverySize } from '../support/chromium';
 import { startCore, tempDir } from '../support/core';
 
 const RENDERER = resolve('out/renderer');
@@ -32,7 +37,9 @@ function rows() {
 
 beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` before the e2e tests.');
+    throw new Error(
+      'The renderer is not built: run `npx electron-vite build` before the e2e tests.',
+    );
   }
   mkdirSync(SCREENS, { recursive: true });
   core = await startCore(data.path, { host: 'browser' });
@@ -46,7 +53,8 @@ beforeAll(async () => {
     const results = simulator.results(STORE_NAME, t.id);
     return results !== null && results.totalVisitors > 5000;
   });
-  if (!found) throw new Error('the simulated store has no large completed test with a distinct title');
+  if (!found)
+    throw new Error('the simulated store has no large completed test with a distinct title');
   planted = { id: found.id, title: found.title };
   simulator.plantSampleRatioMismatch(STORE_NAME, planted.id, 0.25);
   served = await serveSimulator(simulator);
@@ -81,11 +89,16 @@ describe("Splitbook's check, end to end", { timeout: 120_000 }, () => {
     await dialog.getByRole('button', { name: 'Add store' }).click();
     await dialog.waitFor({ state: 'detached' });
     await rows().first().waitFor({ timeout: SYNC_TIMEOUT });
-    await page.waitForSelector('[data-testid="sync-progress"]', { state: 'detached', timeout: SYNC_TIMEOUT });
+    await page.waitForSelector('[data-testid="sync-progress"]', {
+      state: 'detached',
+      timeout: SYNC_TIMEOUT,
+    });
 
     // The filter chip keeps only tests with alerts; the planted one is among them, its cell says so.
     const chip = page.getByTestId('has-alerts-chip');
-    await expect.poll(async () => Number((await chip.locator('.n').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number((await chip.locator('.n').textContent())?.replace(/\D/g, '')))
+      .toBeGreaterThan(0);
     await chip.click();
     await expect.poll(() => chip.getAttribute('aria-pressed')).toBe('true');
     await page.getByTestId('search').fill(planted.title);
@@ -104,23 +117,15 @@ describe("Splitbook's check, end to end", { timeout: 120_000 }, () => {
     await expect.poll(() => check.locator('li[data-code="sample-ratio-mismatch"]').count()).toBe(1);
     expect(await check.getByTestId('check-srm').textContent()).toContain('Mismatch');
     expect(await check.getByTestId('check-pwin').textContent()).toMatch(/[<>]?\d+%/);
-    await expect.poll(() => page.locator('[data-testid="probability-over-time"] canvas').count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-testid="probability-over-time"] canvas').count())
+      .toBe(1);
 
     // Screenshots of the Results tab: two sizes, light and dark.
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [width, height] of [
-        [1440, 900],
-        [900, 560],
-      ] as const) {
-        await page.setViewportSize({ width, height });
-        await check.scrollIntoViewIfNeeded();
-        await page.waitForTimeout(150);
-        await page.screenshot({ path: join(SCREENS, `stats-results-${width}-${scheme}.png`) });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshotsAtEverySize(page, SCREENS, 'stats-results', async () => {
+      await check.scrollIntoViewIfNeeded();
+      await page.waitForTimeout(150);
+    });
   });
 
   it('ran without a script error or a CSP violation', () => {
