@@ -87,7 +87,7 @@ export function checkScope(db: Db, storeId: string | null): void {
   }
   if (stores.every((store) => store.lastSyncedAt === null)) {
     const which =
-      storeId !== null ? `The store "${stores[0]?.name ?? storeId}" has` : 'None of the stores has';
+      storeId !== null ? `The store "${stores[0]?.name ?? storeId}" has` : 'The stores have';
     throw problem(
       'conflict',
       409,
