@@ -6,7 +6,13 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          // The sync thread (src/main/core/sync/thread/): out/main/sync-worker.js beside index.js.
+          'sync-worker': resolve('src/main/core/sync/thread/worker.ts'),
+        },
+      },
     },
   },
   preload: {

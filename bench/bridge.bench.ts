@@ -1,9 +1,10 @@
-// Bridge-call latency during the heaviest sync: 20 stores syncing at once while a tests.list call is made every 10 ms, as the window would.
+// Bridge-call latency during the heaviest sync: 20 stores syncing at once while a tests.list call is made every 10 ms, as the window would; with syncs on their own thread and, for comparison, on the main thread.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createCore } from '../src/main/core/create-core';
 import { createMemorySecretStore } from '../src/main/core/secrets';
 import { syncAndWait } from '../src/main/core/sync/wait';
+import { sourceSyncThread } from '../src/main/core/sync/thread/source';
 import { TestListInput } from '../src/shared/contract';
 import { fmt, percentile, printFigures, withTempDir } from './support';
 
@@ -50,7 +51,15 @@ async function startMockApi() {
   };
 }
 
+/** The same measurement with syncs on their own thread (as every host runs them) and on the main thread. */
 export async function benchBridge(): Promise<void> {
+  await measure('sync thread (as the app runs)');
+  await measure('in-thread (before the sync thread)');
+}
+
+async function measure(
+  mode: 'sync thread (as the app runs)' | 'in-thread (before the sync thread)',
+) {
   await withTempDir(async (dir) => {
     const api = await startMockApi();
     const core = await createCore({
@@ -58,6 +67,7 @@ export async function benchBridge(): Promise<void> {
       secrets: createMemorySecretStore(),
       host: 'cli',
       version: 'bench',
+      ...(mode === 'sync thread (as the app runs)' ? { syncThread: sourceSyncThread() } : {}),
     });
     try {
       const ids: string[] = [];
@@ -92,15 +102,17 @@ export async function benchBridge(): Promise<void> {
         }
       })();
       const cpu = process.cpuUsage();
+      const loop = performance.eventLoopUtilization();
       const started = performance.now();
       const reports = await Promise.all(ids.map((id) => syncAndWait(core, id)));
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);
+      const busy = performance.eventLoopUtilization(loop).utilization;
       syncing = false;
       await probe;
       const sorted = [...samples].sort((a, b) => a - b);
       printFigures(
-        `Bridge-call latency during a sync of ${STORES} stores × ${TESTS} tests at ${RATE} requests/s per key (answers delayed 40-120 ms; a tests.list of 100 rows every ${EVERY_MS} ms, in process, no IPC)`,
+        `Bridge-call latency, ${mode}, during a sync of ${STORES} stores × ${TESTS} tests at ${RATE} requests/s per key (answers delayed 40-120 ms; a tests.list of 100 rows every ${EVERY_MS} ms, in process, no IPC)`,
         [
           {
             name: 'outcomes',
@@ -108,9 +120,10 @@ export async function benchBridge(): Promise<void> {
           },
           { name: 'sync wall time', value: `${fmt(seconds)} s` },
           {
-            name: 'main-process CPU during the sync',
+            name: 'process CPU during the sync (all threads)',
             value: `${fmt((used.user + used.system) / 1e6)} s (${fmt(((used.user + used.system) / 1e6 / seconds) * 100, 0)}% of one core)`,
           },
+          { name: 'main thread busy (event-loop utilisation)', value: `${fmt(busy * 100, 0)}%` },
           { name: 'calls timed', value: String(samples.length) },
           { name: 'latency p50', value: `${fmt(percentile(sorted, 50), 1)} ms` },
           { name: 'latency p95', value: `${fmt(percentile(sorted, 95), 1)} ms`, goal: '< 50 ms' },

@@ -1,7 +1,13 @@
 // The core: one database, the key ring, the sync engine and every contract service, free of any host.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CacheStatus, CoreEvent, Services } from '../../shared/contract';
+import type {
+  CacheStatus,
+  CoreEvent,
+  Services,
+  SyncProgress,
+  SyncReport,
+} from '../../shared/contract';
 import { PROBLEM_TYPES, ProblemError } from '../../shared/problem';
 import type { Core, CoreEventListener } from './types';
 import { backfillAlerts, openDatabase, type Db } from './db';
@@ -13,6 +19,8 @@ import { createDemoStore, type DemoStore } from './stores/demo';
 import { createStoreRegistry } from './stores/registry';
 import { createSyncEngine } from './sync/run';
 import { createStoreLocks } from './sync/store-lock';
+import { createThreadedSyncEngine } from './sync/thread/engine';
+import type { SyncThreadOptions } from './sync/thread/protocol';
 import { createAppService } from './services/app';
 import { createAudiencesService } from './services/audiences';
 import { createCampaignsService } from './services/campaigns';
@@ -47,6 +55,12 @@ export interface CoreDeps {
   demo?: { tests?: number; seed?: number };
   /** Send an edit as soon as it is made (default true); off, edits wait for a sync or edits.push. */
   pushOnEdit?: boolean;
+  /**
+   * Run syncs on a thread of their own (sync/thread/), so the main thread stays free to answer the
+   * window. The hosts set it; left out, syncs run on the calling thread (with `fetch` and `clock`
+   * as given, which a thread cannot take).
+   */
+  syncThread?: SyncThreadOptions;
 }
 
 export const DATABASE_FILE = 'splitbook.db';
@@ -98,24 +112,39 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   /** Everything that holds the connection: rebuilt with a new one when the cache is rebuilt. */
   function assemble(current: Db) {
     const stores = createStoreRegistry({ db: current, keys, fetch: fetchImpl, demoStore });
-    const engine = createSyncEngine({
-      db: current,
-      lock: createStoreLocks(deps.dataDir),
-      clientFor: stores.clientFor,
-      clock,
-      onProgress: (progress) => emit({ name: 'sync.progress', payload: progress }),
-      onFinished: (report) => {
-        try {
-          stores.rememberRate(report.storeId);
-        } catch (error) {
-          // Only a head start for the next run is lost; the report still goes out.
-          console.error('[splitbook] could not keep the learnt request rate:', error);
-        }
-        // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
-        emit({ name: 'sync.finished', payload: report });
-      },
-      onEditsChanged: (storeId) => emit({ name: 'edits.changed', payload: { storeId } }),
-    });
+    const onProgress = (progress: SyncProgress) =>
+      emit({ name: 'sync.progress', payload: progress });
+    const onEditsChanged = (storeId: string) =>
+      emit({ name: 'edits.changed', payload: { storeId } });
+    // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
+    const finished = (report: SyncReport) => emit({ name: 'sync.finished', payload: report });
+    const engine = deps.syncThread
+      ? createThreadedSyncEngine({
+          thread: deps.syncThread,
+          init: { cacheFile, userDataFile, dataDir: deps.dataDir, demo: deps.demo },
+          keys,
+          clock,
+          onProgress,
+          onFinished: finished,
+          onEditsChanged,
+        })
+      : createSyncEngine({
+          db: current,
+          lock: createStoreLocks(deps.dataDir),
+          clientFor: stores.clientFor,
+          clock,
+          onProgress,
+          onFinished: (report) => {
+            try {
+              stores.rememberRate(report.storeId);
+            } catch (error) {
+              // Only a head start for the next run is lost; the report still goes out.
+              console.error('[splitbook] could not keep the learnt request rate:', error);
+            }
+            finished(report);
+          },
+          onEditsChanged,
+        });
     const changed = () => emit({ name: 'stores.changed', payload: {} });
     const services: Services = {
       app: createAppService({
@@ -158,7 +187,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
 
   async function rebuildCache(): Promise<{ storesKept: number }> {
     if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
-    await parts.engine.cancelAll();
+    await parts.engine.close();
     const kept = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
     db.close();
     db = replaceCache(cacheFile, userDataFile, kept, new Date(clock()));
@@ -185,7 +214,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       return () => listeners.delete(listener);
     },
     async close() {
-      await parts.engine.cancelAll();
+      await parts.engine.close();
       await keysCleaned;
       listeners.clear();
       db.close();

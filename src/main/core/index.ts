@@ -3,6 +3,8 @@ export { createCore, DATABASE_FILE, USER_DATA_FILE, type CoreDeps } from './crea
 export type { Core, CoreEventListener } from './types';
 export { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from './secrets';
 export { nextSyncReport, syncAndWait } from './sync/wait';
+export { sourceSyncThread } from './sync/thread/source';
+export type { SyncThreadOptions } from './sync/thread/protocol';
 export type { ExportRequest, ExportOptions } from './reports/export';
 export type { SaveFile, SaveTarget } from './reports/save';
 export { REPORTS } from './reports/registry';

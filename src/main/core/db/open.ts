@@ -21,6 +21,8 @@ export interface OpenOptions {
    * own file so a corrupt or rebuilt cache cannot take it along. Attached as schema `user`.
    */
   userDataFile?: string;
+  /** Run SQLite's quick_check on open (default true); a second connection to a checked file skips it. */
+  quickCheck?: boolean;
 }
 
 /** Above this size a full quick_check at every start costs more than it is worth; errors still tell. */
@@ -57,7 +59,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // of thousands of tests stay in memory between pages.
     db.pragma('cache_size = -32768');
     addFunctions(db);
-    if (size !== null && size > 0 && size <= QUICK_CHECK_MAX_BYTES) quickCheck(db);
+    if ((options.quickCheck ?? true) && size !== null && size > 0 && size <= QUICK_CHECK_MAX_BYTES)
+      quickCheck(db);
     migrate(db);
     if (options.userDataFile) attachUserData(db, options.userDataFile);
     return db;

@@ -38,6 +38,8 @@ export interface SyncEngine {
   progress(storeId: string): SyncProgress | null;
   cancel(storeId: string): boolean;
   cancelAll(): Promise<void>;
+  /** Cancels every run and lets go of what the engine holds (its thread, if it has one). */
+  close(): Promise<void>;
   /**
    * Sends the store's outbox now, after any run or push in progress; null when nothing was sendable or
    * another process holds the store.
@@ -280,6 +282,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const all = [...running.values(), ...pushes.values()];
       for (const entry of all) entry.controller.abort();
       await Promise.allSettled(all.map((e) => e.done));
+    },
+    close() {
+      return this.cancelAll();
     },
     push,
   };

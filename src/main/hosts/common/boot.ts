@@ -1,6 +1,12 @@
 // Starting the real core for the hosts that run under plain Node (browser host, CLI).
 import { readFileSync } from 'node:fs';
-import { createCore, createKeychainSecretStore, type Core, type CoreDeps } from '../../core';
+import {
+  createCore,
+  createKeychainSecretStore,
+  sourceSyncThread,
+  type Core,
+  type CoreDeps,
+} from '../../core';
 
 /** The version in package.json (tsx runs from the source tree, so the file is two folders up from src/main). */
 export function appVersion(): string {
@@ -26,6 +32,8 @@ export function openCore(
     secrets: createKeychainSecretStore(),
     host,
     version: appVersion(),
+    // These hosts run from the source under tsx: so does their sync thread.
+    syncThread: sourceSyncThread(),
     ...extra,
   });
 }

@@ -69,6 +69,8 @@ async function start(source: RendererSource): Promise<void> {
     secrets: createKeychainSecretStore(),
     host: 'electron',
     version: app.getVersion(),
+    // Syncs run on a thread of their own (built beside this file), so the window is always answered.
+    syncThread: { file: join(OUT_DIR, 'main', 'sync-worker.js') },
     openExternal: openExternalSafely,
     // Exports are saved where the user says, through the native dialog.
     saveFile: async ({ suggestedName, format }) => {

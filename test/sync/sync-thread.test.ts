@@ -1,0 +1,148 @@
+// Syncs on their own thread (src/main/core/sync/thread/): a real worker thread with its own SQLite
+// connection to the same files, the simulator over loopback HTTP, the keychain on the main thread.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../../src/shared/contract';
+import { sourceSyncThread } from '../../src/main/core';
+import {
+  createSimulator,
+  serveSimulator,
+  type ServedSimulator,
+  type Simulator,
+} from '../../src/simulator';
+import type { Core } from '../../src/main/core/types';
+import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
+
+const STORE = 'Acme Outdoor';
+
+let sim: Simulator;
+let served: ServedSimulator;
+let dir: ReturnType<typeof tempDir>;
+let core: Core;
+let events: CoreEvent[];
+
+beforeEach(async () => {
+  sim = createSimulator({ seed: 7, stores: [{ name: STORE, tests: 180 }] });
+  served = await serveSimulator(sim, { port: 0 });
+  dir = tempDir();
+  core = await startCore(dir.path, { syncThread: sourceSyncThread() });
+  events = [];
+  core.subscribe((event) => events.push(event));
+});
+
+afterEach(async () => {
+  await core.close();
+  await served.close();
+  dir.remove();
+});
+
+async function addStore() {
+  const key = sim.stores.find((s) => s.name === STORE && !s.readOnly);
+  if (!key) throw new Error('no simulator key');
+  return core.services.stores.add({
+    name: STORE,
+    baseUrl: served.url,
+    apiKey: key.apiKey,
+    sessionOnly: false,
+  });
+}
+
+describe('syncs on the sync thread', () => {
+  it('fills the cache the main thread reads, with progress and one finished report', async () => {
+    const store = await addStore();
+    const report = await syncStore(core, store.id);
+    expect(report.outcome).toBe('ok');
+    expect(report.testsSeen).toBe(180);
+    // The main thread's own connection sees what the thread wrote.
+    expect(await allTestRows(core, store.id)).toHaveLength(180);
+    const summary = (await core.services.stores.list({})).find((s) => s.id === store.id);
+    expect(summary?.sync.lastOutcome).toBe('ok');
+    expect(events.some((e) => e.name === 'sync.progress' && e.payload.phase === 'results')).toBe(
+      true,
+    );
+    expect(events.filter((e) => e.name === 'sync.finished')).toHaveLength(1);
+  });
+
+  it('cancels a run in progress', async () => {
+    const store = await addStore();
+    const started = await core.services.sync.start({ storeId: store.id });
+    expect(started.started).toBe(true);
+    expect((await core.services.sync.start({ storeId: store.id })).started).toBe(false);
+    expect(await core.services.sync.cancel({ storeId: store.id })).toEqual({ cancelled: true });
+    const finished = await new Promise<CoreEvent>((resolve) => {
+      const seen = events.find((e) => e.name === 'sync.finished');
+      if (seen) resolve(seen);
+      const off = core.subscribe((e) => e.name === 'sync.finished' && (off(), resolve(e)));
+    });
+    expect(finished.name === 'sync.finished' && finished.payload.outcome).toBe('cancelled');
+  });
+
+  it('sends an edit made on the main thread through the thread', async () => {
+    const store = await addStore();
+    await syncStore(core, store.id);
+    const [row] = await allTestRows(core, store.id);
+    if (!row) throw new Error('no test');
+    await core.services.edits.editTest({
+      storeId: store.id,
+      testId: row.id,
+      changes: { title: 'Renamed on the plane' },
+    });
+    // The edit goes out at once (pushOnEdit); edits.push waits for whatever is still under way.
+    await core.services.edits.push({ storeId: store.id });
+    expect(await core.services.edits.list({ storeId: store.id })).toEqual([]);
+    expect(sim.snapshot(STORE).tests.find((t) => t.id === row.id)?.title).toBe(
+      'Renamed on the plane',
+    );
+  });
+
+  it("asks the main thread for a store's key, and a missing key ends the run with the keychain's words", async () => {
+    const key = sim.stores.find((s) => s.name === STORE && !s.readOnly);
+    if (!key) throw new Error('no simulator key');
+    const store = await core.services.stores.add({
+      name: STORE,
+      baseUrl: served.url,
+      apiKey: key.apiKey,
+      sessionOnly: true,
+    });
+    expect((await syncStore(core, store.id)).outcome).toBe('ok');
+    // A session-only key is gone after a restart: the thread learns so from the main thread.
+    await core.close();
+    core = await startCore(dir.path, { syncThread: sourceSyncThread() });
+    const report = await syncStore(core, store.id);
+    expect(report.outcome).toBe('error');
+    expect(report.problem?.title).toBe('No API key for this store');
+  });
+
+  it('runs from the built file the Electron app ships (out/main/sync-worker.js) under plain Node', async () => {
+    await core.close();
+    const built = join(process.cwd(), 'out', 'main', 'sync-worker.js');
+    expect(existsSync(built), 'run `npx electron-vite build` first (npm test does)').toBe(true);
+    core = await startCore(dir.path, { syncThread: { file: built } });
+    const store = await addStore();
+    const report = await syncStore(core, store.id);
+    expect(report.outcome).toBe('ok');
+    expect(await allTestRows(core, store.id)).toHaveLength(180);
+  });
+
+  it('ends the runs of a thread that dies with a clear problem, and starts a new one next time', async () => {
+    await core.close();
+    const bad = join(dir.path, 'dying-thread');
+    mkdirSync(bad, { recursive: true });
+    const file = join(bad, 'worker.mjs');
+    // A stand-in for a crashing thread: it dies at the first message.
+    writeFileSync(
+      file,
+      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
+    );
+    core = await startCore(dir.path, { syncThread: { file } });
+    core.subscribe((event) => events.push(event));
+    const store = await addStore();
+    const first = await syncStore(core, store.id);
+    expect(first.outcome).toBe('error');
+    expect(first.problem?.title).toBe('The sync stopped unexpectedly');
+    expect(first.problem?.detail).toContain('exit code 3');
+    const second = await syncStore(core, store.id);
+    expect(second.outcome).toBe('error');
+  });
+});
