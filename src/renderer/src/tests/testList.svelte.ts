@@ -10,7 +10,9 @@ import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
 import { nav } from '../lib/navigation.svelte';
 
-const PAGE_SIZE = 500;
+/** Rows per page as the user scrolls, and per call of a refresh: a page's start is where a refresh
+ * during a sync begins, so a smaller page keeps that refresh small (about a page and a screenful). */
+const PAGE_SIZE = 200;
 /** A screenful and then some: the first page of a new query comes back and paints sooner. */
 const FIRST_PAGE_SIZE = 100;
 
@@ -64,6 +66,10 @@ class TestList {
   scrollTop = $state(0);
 
   #cursor = $state<string | null>(null);
+  /** Where each loaded page starts: its first row's index and the cursor it was asked with. */
+  #pages: { start: number; cursor: string | null }[] = [];
+  /** The rows on screen (overscan included), as the table last reported them. */
+  #window = { first: 0, last: 0 };
   #generation = 0;
   #paging: Promise<void> | null = null;
   #queryKey: string | null = null;
@@ -82,7 +88,7 @@ class TestList {
    * Called whenever the query or the data version may have changed: a new query starts from the
    * top; the same query after a data change is refreshed in place; nothing changed does nothing.
    */
-  follow(queryKey: string, version: number) {
+  follow(queryKey: string, version: number, whileSyncing = false) {
     if (queryKey !== this.#queryKey) {
       this.#queryKey = queryKey;
       this.#version = version;
@@ -90,8 +96,13 @@ class TestList {
       void this.reload();
     } else if (version !== this.#version) {
       this.#version = version;
-      void this.refresh();
+      void (whileSyncing ? this.refreshWindow() : this.refresh());
     }
+  }
+
+  /** The table says which rows it shows, so a refresh during a sync reloads only those. */
+  viewing(first: number, last: number) {
+    this.#window = { first, last };
   }
 
   /** A new query: start again from the first page. */
@@ -109,6 +120,7 @@ class TestList {
       this.rows = page.rows;
       this.total = page.total;
       this.#cursor = page.nextCursor;
+      this.#pages = [{ start: 0, cursor: null }];
     } catch (error) {
       if (generation !== this.#generation) return;
       this.rows = [];
@@ -130,14 +142,16 @@ class TestList {
     const wanted = Math.max(this.rows.length, FIRST_PAGE_SIZE);
     const query = this.#query();
     const rows: TestRow[] = [];
+    const pages: { start: number; cursor: string | null }[] = [];
     let cursor: string | null = null;
     let total: number;
     try {
       do {
+        pages.push({ start: rows.length, cursor });
         const request = api.tests.list({
           ...query,
           cursor,
-          limit: Math.min(2000, wanted - rows.length),
+          limit: Math.min(PAGE_SIZE, wanted - rows.length),
         });
         // As in reload: rows first, then the chip counts.
         if (cursor === null) void this.#loadFacets(generation);
@@ -150,12 +164,47 @@ class TestList {
       this.rows = rows;
       this.total = total;
       this.#cursor = cursor;
+      this.#pages = pages;
       this.problem = null;
     } catch (error) {
       // Keep showing what we had; the banner says the refresh failed.
       if (generation === this.#generation) this.problem = toProblem(error);
     } finally {
       if (generation === this.#generation) this.loading = false;
+    }
+  }
+
+  /**
+   * A refresh while a sync writes (every ~2 s): only the rows on screen are asked for again, from
+   * the start of the page that holds the first of them, so its cost does not grow with how far the
+   * user scrolled (bench list-query). The rows outside stay as they were until the next full
+   * refresh (the sync's end) or a new query. A list that ends inside the window is cut there.
+   */
+  async refreshWindow() {
+    const { first, last } = this.#window;
+    const page = this.#pages.findLast((p) => p.start <= first);
+    if (!page || this.rows.length <= FIRST_PAGE_SIZE) return this.refresh();
+    const generation = ++this.#generation;
+    this.#paging = null;
+    const limit = Math.max(last, first + 1) - page.start;
+    try {
+      const request = api.tests.list({ ...this.#query(), cursor: page.cursor, limit });
+      void this.#loadFacets(generation);
+      const fresh = await request;
+      if (generation !== this.#generation) return;
+      const before = this.rows.slice(0, page.start);
+      if (fresh.nextCursor === null) {
+        // The list now ends inside the window: nothing after it is left.
+        this.rows = [...before, ...fresh.rows];
+        this.#cursor = null;
+        this.#pages = this.#pages.filter((p) => p.start < this.rows.length || p === page);
+      } else {
+        this.rows = [...before, ...fresh.rows, ...this.rows.slice(page.start + fresh.rows.length)];
+      }
+      this.total = fresh.total;
+      this.problem = null;
+    } catch (error) {
+      if (generation === this.#generation) this.problem = toProblem(error);
     }
   }
 
@@ -171,13 +220,11 @@ class TestList {
 
   async #nextPage() {
     const generation = this.#generation;
+    const cursor = this.#cursor;
     try {
-      const page = await api.tests.list({
-        ...this.#query(),
-        cursor: this.#cursor,
-        limit: PAGE_SIZE,
-      });
+      const page = await api.tests.list({ ...this.#query(), cursor, limit: PAGE_SIZE });
       if (generation !== this.#generation) return;
+      this.#pages.push({ start: this.rows.length, cursor });
       this.rows = [...this.rows, ...page.rows];
       this.total = page.total;
       this.#cursor = page.nextCursor;
