@@ -88,7 +88,7 @@ export const AUDIENCES_COLUMNS: readonly Column[] = [
   text('name', 'text'),
   text(
     'rules',
-    'each rule as "dimension operator value, value", rules joined with "; " (how rules combine is not stated by the API)',
+    'each rule as "dimension operator value, value" (a selector in words, or as key: value pairs), rules joined with "; " (how rules combine is not stated by the API)',
     'Splitbook',
   ),
   text('rules_json', 'the rules as the API sent them, JSON'),

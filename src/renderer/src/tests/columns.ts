@@ -129,7 +129,7 @@ export type Layout = {
  * The one rule for which columns show. Title always; a column the user turned on or off is shown or
  * hidden as chosen, whatever the width; the rest follow their default, and those shown by default
  * leave, least needed first, when they would squeeze the title below TITLE_MIN. `listWidth` 0 (not
- * measured yet) keeps only the title and the chosen ones.
+ * measured yet, or no list on screen) drops none of them.
  */
 export function layoutColumns(
   listWidth: number,
@@ -158,7 +158,7 @@ export function layoutColumns(
   let full = false;
   for (const column of [...candidates].sort((a, b) => a.rank - b.rank)) {
     const needs = widthOf(column) + GAP;
-    if (!full && used + needs <= listWidth) {
+    if (!full && (listWidth === 0 || used + needs <= listWidth)) {
       chosen.add(column.key);
       used += needs;
     } else {
