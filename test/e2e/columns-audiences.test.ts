@@ -203,6 +203,8 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
       const plain = (await page.evaluate(SCROLLS)) as { scroll: number; client: number };
       expect(plain.scroll).toBeLessThanOrEqual(plain.client);
       expect(await headers(page)).not.toContain('End');
+      // The smallest window still shows the figures that matter most beside the title.
+      expect(await headers(page)).toEqual(expect.arrayContaining(['Title', 'Status', 'Lift']));
 
       await page.getByTestId('columns-button').click();
       const menu = page.getByRole('menu', { name: /Columns of the list/ });
@@ -224,7 +226,8 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
         .locator('[data-testid="test-grid"] .viewport [role="row"] .c-title')
         .first()
         .boundingBox();
-      expect(title?.width ?? 0).toBeGreaterThanOrEqual(179);
+      // The smallest window's list is under 480 px: there the title's minimum is 80 px.
+      expect(title?.width ?? 0).toBeGreaterThanOrEqual(79);
       // The page itself never scrolls sideways.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(900);
       await page.emulateMedia({ colorScheme: 'light' });

@@ -107,7 +107,9 @@ export const COLUMNS: readonly Column[] = [
 ];
 
 /** The title never gets less than this; columns shown by default leave the list when it would. */
-export const TITLE_MIN = 180;
+export const TITLE_MIN = 160;
+/** In a list narrower than NARROW_LIST (the smallest window) every column counts: the title may shrink to this. */
+export const TITLE_MIN_NARROW = 80;
 /** The row's gap between cells and its side padding, as TestTable's CSS sets them. */
 export const GAP = 10;
 export const PADDING = 20;
@@ -123,12 +125,14 @@ export type Layout = {
   crowdedOut: Set<ColumnKey>;
   /** The width the shown columns need: more than the list has means it scrolls sideways. */
   minWidth: number;
+  /** The least the title gets. */
+  titleMin: number;
 };
 
 /**
  * The one rule for which columns show. Title always; a column the user turned on or off is shown or
  * hidden as chosen, whatever the width; the rest follow their default, and those shown by default
- * leave, least needed first, when they would squeeze the title below TITLE_MIN. `listWidth` 0 (not
+ * leave, least needed first, when they would squeeze the title below its minimum. `listWidth` 0 (not
  * measured yet, or no list on screen) drops none of them.
  */
 export function layoutColumns(
@@ -137,8 +141,9 @@ export function layoutColumns(
   stores: number,
   choices: Choices,
 ): Layout {
-  const widthOf = (column: Column) =>
-    listWidth > 0 && listWidth < NARROW_LIST ? (column.narrow ?? column.width) : column.width;
+  const narrow = listWidth > 0 && listWidth < NARROW_LIST;
+  const widthOf = (column: Column) => (narrow ? (column.narrow ?? column.width) : column.width);
+  const titleMin = narrow ? TITLE_MIN_NARROW : TITLE_MIN;
   const chosen = new Set<ColumnKey>(['title']);
   const candidates: Column[] = [];
   for (const column of COLUMNS) {
@@ -149,7 +154,7 @@ export function layoutColumns(
   }
   let used =
     PADDING +
-    TITLE_MIN +
+    titleMin +
     COLUMNS.filter((c) => c.key !== 'title' && chosen.has(c.key)).reduce(
       (sum, c) => sum + widthOf(c) + GAP,
       0,
@@ -169,7 +174,7 @@ export function layoutColumns(
   }
   const shown = COLUMNS.filter((c) => chosen.has(c.key)).map((column) => ({
     column,
-    width: column.key === 'title' ? TITLE_MIN : widthOf(column),
+    width: column.key === 'title' ? titleMin : widthOf(column),
   }));
-  return { shown, crowdedOut, minWidth: used };
+  return { shown, crowdedOut, minWidth: used, titleMin };
 }
