@@ -2,7 +2,7 @@
 // after a reload, reset, never overlapping in a narrow window), an audience's selector in words (never
 // JSON), and "Used by N tests" opening the list of exactly those N tests. Screenshots of the chooser
 // and the audience detail at 900x560 and 1920x1080, light and dark, go to test-results/columns/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { launchChromium } from '../support/chromium';
 import { startCore, syncStore, tempDir } from '../support/core';
 
 const RENDERER = resolve('out/renderer');
+const AXE = resolve('node_modules/axe-core/axe.min.js');
 const SHOTS = resolve('test-results/columns');
 const OTHER = 'Borealis Outfitters';
 /** The audience Splitbook makes with a selector of a shape it does not know. */
@@ -123,6 +124,15 @@ const OVERLAPS = `(() => {
   }
   return found;
 })()`;
+
+/** What axe-core finds with the menu open: critical and serious violations, and content outside landmarks. */
+async function axeFindings(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(`typeof axe !== 'undefined'`)))
+    await page.evaluate(readFileSync(AXE, 'utf8'));
+  return (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.id === 'region')
+    .map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')))`)) as string[];
+}
 
 const SCROLLS = `(() => {
   const grid = document.querySelector('[data-testid="test-grid"]');
@@ -237,7 +247,7 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
     }
   });
 
-  it('screenshots the chooser at 1920x1080, light and dark', async () => {
+  it('opens from the list by keyboard, and passes axe open, at 1920x1080, light and dark', async () => {
     const context = await browser.newContext({ viewport: SIZES[1] });
     const page = await openApp(context);
     try {
@@ -248,8 +258,16 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
         await page.getByTestId('columns-button').click();
         await page.getByRole('menu').waitFor();
         await page.screenshot({ path: join(SHOTS, `chooser-1920-${scheme}.png`) });
+        expect(await axeFindings(page), scheme).toEqual([]);
         await page.keyboard.press('Escape');
       }
+      // From the list itself: Shift+F10 opens the same menu; Escape gives the focus back to the list.
+      await page.getByTestId('test-grid').focus();
+      await page.keyboard.press('Shift+F10');
+      await page.getByRole('menu', { name: /Columns of the list/ }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('menu').waitFor({ state: 'detached' });
+      expect(await page.evaluate('document.activeElement?.dataset.testid')).toBe('test-grid');
       expect(await page.evaluate(OVERLAPS)).toEqual([]);
     } finally {
       await context.close();
@@ -284,6 +302,7 @@ describe('audiences (item 15)', { timeout: 120_000 }, () => {
           await page.setViewportSize(size);
           await page.emulateMedia({ colorScheme: scheme });
           await page.screenshot({ path: join(SHOTS, `audience-${size.width}-${scheme}.png`) });
+          expect(await axeFindings(page), `${size.width} ${scheme}`).toEqual([]);
         }
       }
       await page.setViewportSize(SIZES[1]);
@@ -329,6 +348,7 @@ describe('audiences (item 15)', { timeout: 120_000 }, () => {
       await expect.poll(() => rows.count()).toBe(n);
       expect(await page.locator('.pane-header .count').innerText()).toContain(`${n} tests`);
       await page.screenshot({ path: join(SHOTS, 'used-by-list-1920-light.png') });
+      expect(await axeFindings(page)).toEqual([]);
 
       // Each of them targets the audience, as its overview says.
       await rows.first().click();
