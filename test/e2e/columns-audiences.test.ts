@@ -350,6 +350,16 @@ describe('audiences (item 15)', { timeout: 120_000 }, () => {
       await page.screenshot({ path: join(SHOTS, 'used-by-list-1920-light.png') });
       expect(await axeFindings(page)).toEqual([]);
 
+      // An export of the list says what it covers, by the audience's name.
+      await page
+        .getByRole('region', { name: /^Tests of/ })
+        .getByTestId('export-button')
+        .click();
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.innerText()).toContain(`audience ${used.audience.name}`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+
       // Each of them targets the audience, as its overview says.
       await rows.first().click();
       await page.getByRole('tab', { name: 'Overview' }).click();
