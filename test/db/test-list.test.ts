@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import {
   markMissingRemoved,
   replaceCampaigns,
+  replaceCustomAudiences,
   upsertResults,
   upsertTests,
 } from '../../src/main/core/db';
-import { listTests, testFacets } from '../../src/main/core/db/reads';
+import { listAudiences, listTests, testFacets } from '../../src/main/core/db/reads';
 import {
   TEST_SORT_KEYS,
   TestFilter,
@@ -19,7 +20,16 @@ import {
 import type { Test } from '../../src/shared/api';
 import { ProblemError } from '../../src/shared/problem';
 import type { Db } from '../../src/main/core/db/types';
-import { addStore, makeCampaign, makeResults, makeTest, openTempDb, tag, uuid } from './fixtures';
+import {
+  addStore,
+  customAudience,
+  makeCampaign,
+  makeResults,
+  makeTest,
+  openTempDb,
+  tag,
+  uuid,
+} from './fixtures';
 
 const NOW = '2026-03-01T10:00:00Z';
 
@@ -429,6 +439,71 @@ describe('listTests: rows and filters', () => {
     ]);
     expect(ids(db, { statuses: ['cancelled'] })).toEqual([]);
     expect(listTests(db, TestListInput.parse({ tag: 'checkout' })).total).toBe(2);
+  });
+
+  it('filters by custom audience, and its count agrees with the audience list\'s "used by"', () => {
+    const db = openTempDb();
+    addStore(db, 's1', 'Shop one');
+    addStore(db, 's2', 'Shop two');
+    const buyers = customAudience(1, 'Returning buyers');
+    const nordics = customAudience(2, 'Nordics');
+    const unused = customAudience(3, 'Nobody uses me');
+    replaceCustomAudiences(db, {
+      storeId: 's1',
+      audiences: [buyers, nordics, unused],
+      syncedAt: NOW,
+    });
+    const both = makeTest({ n: 1, title: 'Both audiences', customAudiences: [buyers, nordics] });
+    const buyersOnly = makeTest({ n: 2, title: 'Buyers only', customAudiences: [buyers] });
+    const gone = makeTest({ n: 3, title: 'Removed later', customAudiences: [buyers] });
+    const nobody = makeTest({ n: 4, title: 'No audience', status: 'paused' });
+    upsertTests(db, {
+      storeId: 's1',
+      tests: [both, buyersOnly, gone, nobody],
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
+    // A complete listing without `gone`: it is removed, so neither count holds it.
+    upsertTests(db, {
+      storeId: 's1',
+      tests: [both, buyersOnly, nobody],
+      runId: 'run-2',
+      syncedAt: NOW,
+    });
+    markMissingRemoved(db, 's1', 'run-2');
+    // Another store's test, to show the filter does not leak across stores in "All stores".
+    upsertTests(db, {
+      storeId: 's2',
+      tests: [makeTest({ n: 5, title: 'Other shop' })],
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
+
+    expect(ids(db, { audienceId: buyers.id })).toEqual([both.id, buyersOnly.id].sort());
+    expect(ids(db, { audienceId: buyers.id, storeId: 's1' })).toEqual(
+      [both.id, buyersOnly.id].sort(),
+    );
+    expect(ids(db, { audienceId: buyers.id, includeRemoved: true })).toEqual(
+      [both.id, buyersOnly.id, gone.id].sort(),
+    );
+    expect(ids(db, { audienceId: nordics.id })).toEqual([both.id]);
+    expect(ids(db, { audienceId: unused.id })).toEqual([]);
+    expect(ids(db, { audienceId: buyers.id, statuses: ['paused'] })).toEqual([]);
+    expect(ids(db, { audienceId: buyers.id, search: 'only' })).toEqual([buyersOnly.id]);
+
+    // "Used by N tests" is the number of rows the filtered list shows, for every audience.
+    for (const row of listAudiences(db, null)) {
+      const page = listTests(
+        db,
+        TestListInput.parse({ storeId: row.storeId, audienceId: row.audience.id, limit: 2000 }),
+      );
+      expect(page.total, row.audience.name).toBe(row.testCount);
+      expect(page.rows.length, row.audience.name).toBe(row.testCount);
+    }
+    // The chips count within the audience too.
+    const facets = testFacets(db, TestFilter.parse({ audienceId: buyers.id }));
+    expect(facets.statusCounts.active).toBe(2);
+    expect(facets.statusCounts.paused).toBe(0);
   });
 
   it('search finds any part of a word, in any case, in title, hypothesis or handle', () => {

@@ -2,7 +2,8 @@
 // overview, its Results and Sync issues, rendered by the real renderer in Chromium at 900x560, 1024x700,
 // 1440x900 and 2560x1440, light and dark. Fails when text overflows its cell without an ellipsis (or is
 // cut without a tooltip), when sibling labels overlap, when the page scrolls sideways, or when axe-core
-// finds a critical or serious violation. Screenshots go to test-results/layout/.
+// finds a critical or serious violation, or content outside landmarks (its moderate "region" rule).
+// Screenshots go to test-results/layout/.
 //
 // One store is served by "another implementation" of the API: a proxy in front of the simulator that
 // rewrites its answers the way an independent server was seen to (camelCase goals, unknown tiers,
@@ -204,8 +205,9 @@ function axeSource(): string {
   return axeCode;
 }
 
+/** Critical and serious violations, and content outside landmarks ("region", moderate) too. */
 const AXE_RUN = `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-  .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+  .filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.id === 'region')
   .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')))`;
 
 beforeAll(async () => {

@@ -240,6 +240,7 @@ describe('the review memory', { timeout: 60_000 }, () => {
         device: null,
         tag: null,
         campaignId: null,
+        audienceId: null,
         search: 'zebracrossing',
         includeRemoved: false,
         hasAlerts: false,

@@ -25,6 +25,8 @@ export const TestFilter = z.object({
   device: z.string().max(200).nullable().default(null),
   tag: z.string().max(200).nullable().default(null),
   campaignId: z.string().max(64).nullable().default(null),
+  /** Only tests that target this custom audience (its id; "Used by N tests" of an audience). */
+  audienceId: z.string().max(64).nullable().default(null),
   search: z.string().max(200).default(''),
   includeRemoved: z.boolean().default(false),
   /** Only tests whose cached results raised a data-quality alert (shared/domain/statistics). */

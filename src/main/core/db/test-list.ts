@@ -94,7 +94,7 @@ function scopeWhere(filter: TestFilter): Where {
 
 /**
  * The whole filter. Status, stage, goal and device have few values, each matching a large
- * share of tests, so they too are kept off indexes (`+`); campaign, tag and search are
+ * share of tests, so they too are kept off indexes (`+`); campaign, audience, tag and search are
  * selective, and there seeking the matches and sorting them is the cheaper plan.
  */
 export function filterWhere(filter: TestFilter, withStatuses: boolean, withNotes = false): Where {
@@ -113,6 +113,13 @@ export function filterWhere(filter: TestFilter, withStatuses: boolean, withNotes
     );
   }
   if (filter.campaignId !== null) add(where, 't.campaign_id = ?', filter.campaignId);
+  if (filter.audienceId !== null) {
+    add(
+      where,
+      '(t.store_id, t.id) IN (SELECT store_id, test_id FROM test_custom_audiences WHERE audience_id = ?)',
+      filter.audienceId,
+    );
+  }
   if (filter.hasAlerts) add(where, '+t.alert_count > 0');
   addSearch(where, filter.search, withNotes);
   return where;
@@ -348,10 +355,15 @@ export function testFacets(db: Db, filter: TestFilter): Facets {
 
 /**
  * Whether the kept counts (test_facet_counts, migration 9) answer the filter: they hold store, removed,
- * status, stage, goal, device and alerted, so a search, tag or campaign condition needs the tests.
+ * status, stage, goal, device and alerted, so a search, tag, campaign or audience condition needs the tests.
  */
 function countsAnswer(filter: TestFilter): boolean {
-  return filter.search.trim() === '' && filter.tag === null && filter.campaignId === null;
+  return (
+    filter.search.trim() === '' &&
+    filter.tag === null &&
+    filter.campaignId === null &&
+    filter.audienceId === null
+  );
 }
 
 /** The filter over the kept counts' columns (only valid where `countsAnswer` holds). */
@@ -431,7 +443,7 @@ function statusCountsFromCounts(
   return { statusCounts, withAlerts };
 }
 
-/** Status and alert counts for a filter the kept counts cannot answer (a search, tag or campaign). */
+/** Status and alert counts for a filter the kept counts cannot answer (a search, tag, campaign or audience). */
 function statusCountsFromTests(
   db: Db,
   filter: TestFilter,

@@ -1,6 +1,7 @@
 // The `campaigns` and `audiences` reports: a store's active campaigns with their progress counts, and
 // its custom audiences with their rules as text and as JSON. Both lists are short (tens per store).
 import { CustomAudience, type Rule } from '../../../shared/api';
+import { selectorText } from '../../../shared/domain/selector';
 import { statement } from '../db/statements';
 import type { CsvValue } from './csv';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
@@ -87,7 +88,7 @@ export const AUDIENCES_COLUMNS: readonly Column[] = [
   text('name', 'text'),
   text(
     'rules',
-    'each rule as "dimension operator value, value", rules joined with "; " (how rules combine is not stated by the API)',
+    'each rule as "dimension operator value, value" (a selector in words, or as key: value pairs), rules joined with "; " (how rules combine is not stated by the API)',
     'Splitbook',
   ),
   text('rules_json', 'the rules as the API sent them, JSON'),
@@ -108,9 +109,10 @@ const SELECT_AUDIENCES = `
   WHERE @storeId IS NULL OR a.store_id = @storeId
   ORDER BY s.position, s.id, a.name COLLATE NOCASE, a.id`;
 
-/** A rule as a reader would say it: `country in FR, BE`; a selector is added as its JSON. */
+/** A rule as a reader would say it: `country in FR, BE`; a selector as shared/domain/selector reads it. */
 export function ruleText(rule: Rule): string {
-  const selector = rule.selector === null ? '' : ` (selector ${JSON.stringify(rule.selector)})`;
+  const text = selectorText(rule.selector);
+  const selector = text === null ? '' : ` (${text})`;
   return `${rule.dimension} ${rule.operator} ${rule.values.join(', ')}`.trim() + selector;
 }
 

@@ -1,5 +1,6 @@
 // Audience rules as sentences: "country in SE, NO", "cart value greater than 100".
 import type { DefaultAudience, Rule } from '../../../shared/api';
+import { selectorText } from '../../../shared/domain/selector';
 
 const OPERATOR_WORDS: Record<string, string> = {
   in: 'in',
@@ -32,19 +33,12 @@ export function operatorText(operator: string): string {
   return OPERATOR_WORDS[operator] ?? words(operator);
 }
 
-function selectorText(selector: unknown): string | null {
-  if (selector === null || selector === undefined) return null;
-  if (typeof selector === 'string') return selector;
-  if (typeof selector === 'object' && 'value' in selector && typeof selector.value === 'string')
-    return selector.value;
-  return JSON.stringify(selector);
-}
-
+/** A rule on one line (list cells, tooltips); its selector as shared/domain/selector reads it. */
 export function ruleText(rule: Rule): string {
   const selector = selectorText(rule.selector);
-  const subject = selector ? `${words(rule.dimension)} (${selector})` : words(rule.dimension);
   const values = rule.values.length > 0 ? rule.values.join(', ') : '(no value)';
-  return `${subject} ${operatorText(rule.operator)} ${values}`;
+  const text = `${words(rule.dimension)} ${operatorText(rule.operator)} ${values}`;
+  return selector ? `${text} · ${selector}` : text;
 }
 
 export function defaultAudienceText(audience: DefaultAudience): string {

@@ -37,6 +37,7 @@ export function testScope(storeId: string, testId: string, title: string): Expor
       device: null,
       tag: null,
       campaignId: null,
+      audienceId: null,
       search: '',
       includeRemoved: true,
       hasAlerts: false,
@@ -51,6 +52,7 @@ export function testScope(storeId: string, testId: string, title: string): Expor
 export function describeFilter(
   filter: TestFilter,
   campaignName?: (id: string) => string,
+  audienceName?: (id: string) => string,
 ): string[] {
   const parts: string[] = [];
   if (filter.statuses.length > 0) parts.push(`status ${filter.statuses.join(', ')}`);
@@ -60,6 +62,8 @@ export function describeFilter(
   if (filter.tag !== null) parts.push(`tag ${filter.tag}`);
   if (filter.campaignId !== null)
     parts.push(`campaign ${campaignName?.(filter.campaignId) ?? filter.campaignId}`);
+  if (filter.audienceId !== null)
+    parts.push(`audience ${audienceName?.(filter.audienceId) ?? filter.audienceId}`);
   if (filter.search !== '') parts.push(`search “${filter.search}”`);
   if (filter.includeRemoved) parts.push('removed tests included');
   return parts;

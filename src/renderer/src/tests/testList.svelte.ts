@@ -28,6 +28,7 @@ export const EMPTY_FILTERS: Filters = {
   device: null,
   tag: null,
   campaignId: null,
+  audienceId: null,
   search: '',
   includeRemoved: false,
   hasAlerts: false,
@@ -46,6 +47,7 @@ export function hasFilters(filters: Filters): boolean {
     filters.device !== null ||
     filters.tag !== null ||
     filters.campaignId !== null ||
+    filters.audienceId !== null ||
     filters.hasAlerts ||
     filters.search.trim() !== ''
   );
@@ -54,6 +56,8 @@ export function hasFilters(filters: Filters): boolean {
 class TestList {
   filters = $state<Filters>({ ...EMPTY_FILTERS });
   sort = $state<Sort>({ key: 'updatedAt', dir: 'desc' });
+  /** The name of the audience filtered by (filters hold its id), for the filter chip. */
+  audienceName = $state<string | null>(null);
 
   rows = $state.raw<TestRow[]>([]);
   total = $state(0);

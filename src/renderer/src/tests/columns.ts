@@ -1,0 +1,180 @@
+// The test list's columns: which exist, and the one rule for which show (the user's choice, else what fits).
+import type { TestSortKey } from '../../../shared/contract';
+
+export type ColumnKey =
+  | 'title'
+  | 'store'
+  | 'status'
+  | 'stage'
+  | 'goal'
+  | 'device'
+  | 'campaign'
+  | 'tags'
+  | 'start'
+  | 'end'
+  | 'updated'
+  | 'pwin'
+  | 'lift'
+  | 'alerts';
+
+/** "one store" or "All stores": each keeps its own choice, as the Store column means little in one store. */
+export type ScopeKind = 'one' | 'all';
+
+export type Column = {
+  key: ColumnKey;
+  label: string;
+  sort: TestSortKey | null;
+  numeric?: boolean;
+  /** Width in px; `narrow` below NARROW_LIST px of list. The title takes what is left. */
+  width: number;
+  narrow?: number;
+  /**
+   * Which shown-by-default columns stay longest when the list is narrow (1 first). Columns the user
+   * turned on or off are never dropped or added for width: those the list cannot fit make it scroll.
+   */
+  rank: number;
+  /** Shown until the user says otherwise. */
+  byDefault: (scope: ScopeKind, stores: number) => boolean;
+};
+
+const always = () => true;
+const never = () => false;
+
+/** In the order the list shows them. */
+export const COLUMNS: readonly Column[] = [
+  { key: 'title', label: 'Title', sort: 'title', width: 0, rank: 0, byDefault: always },
+  {
+    key: 'store',
+    label: 'Store',
+    sort: null,
+    width: 96,
+    rank: 6,
+    // Its width is earned only where rows of several stores are mixed.
+    byDefault: (scope, stores) => scope === 'all' && stores > 1,
+  },
+  {
+    key: 'status',
+    label: 'Status',
+    sort: 'status',
+    width: 96,
+    narrow: 84,
+    rank: 1,
+    byDefault: always,
+  },
+  { key: 'stage', label: 'Stage', sort: null, width: 80, rank: 9, byDefault: never },
+  { key: 'goal', label: 'Goal', sort: 'goal', width: 118, rank: 7, byDefault: always },
+  { key: 'device', label: 'Device', sort: null, width: 76, rank: 9, byDefault: never },
+  { key: 'campaign', label: 'Campaign', sort: null, width: 120, rank: 9, byDefault: never },
+  { key: 'tags', label: 'Tags', sort: null, width: 120, rank: 9, byDefault: never },
+  {
+    key: 'start',
+    label: 'Start',
+    sort: 'startAt',
+    numeric: true,
+    width: 90,
+    rank: 5,
+    byDefault: always,
+  },
+  { key: 'end', label: 'End', sort: 'endAt', numeric: true, width: 90, rank: 8, byDefault: always },
+  {
+    key: 'updated',
+    label: 'Updated',
+    sort: 'updatedAt',
+    numeric: true,
+    width: 90,
+    rank: 9,
+    byDefault: never,
+  },
+  {
+    key: 'pwin',
+    label: 'P(win)',
+    sort: 'probabilityToWin',
+    numeric: true,
+    width: 50,
+    rank: 4,
+    byDefault: always,
+  },
+  {
+    key: 'lift',
+    label: 'Lift',
+    sort: 'lift',
+    numeric: true,
+    width: 96,
+    rank: 2,
+    byDefault: always,
+  },
+  { key: 'alerts', label: 'Alerts', sort: null, width: 74, narrow: 34, rank: 3, byDefault: always },
+];
+
+/** The title never gets less than this; columns shown by default leave the list when it would. */
+export const TITLE_MIN = 160;
+/** In a list narrower than NARROW_LIST (the smallest window) every column counts: the title may shrink to this. */
+export const TITLE_MIN_NARROW = 80;
+/** The row's gap between cells and its side padding, as TestTable's CSS sets them. */
+export const GAP = 10;
+export const PADDING = 20;
+/** Below this list width, status and alerts take their compact widths (alerts: icon and count). */
+export const NARROW_LIST = 480;
+
+export type Choices = Partial<Record<ColumnKey, boolean>>;
+
+export type Layout = {
+  /** The columns to draw, in order, each with the width it gets (the title's is its minimum). */
+  shown: { column: Column; width: number }[];
+  /** Shown by default but dropped for want of room. */
+  crowdedOut: Set<ColumnKey>;
+  /** The width the shown columns need: more than the list has means it scrolls sideways. */
+  minWidth: number;
+  /** The least the title gets. */
+  titleMin: number;
+};
+
+/**
+ * The one rule for which columns show. Title always; a column the user turned on or off is shown or
+ * hidden as chosen, whatever the width; the rest follow their default, and those shown by default
+ * leave, least needed first, when they would squeeze the title below its minimum. `listWidth` 0 (not
+ * measured yet, or no list on screen) drops none of them.
+ */
+export function layoutColumns(
+  listWidth: number,
+  scope: ScopeKind,
+  stores: number,
+  choices: Choices,
+): Layout {
+  const narrow = listWidth > 0 && listWidth < NARROW_LIST;
+  const widthOf = (column: Column) => (narrow ? (column.narrow ?? column.width) : column.width);
+  const titleMin = narrow ? TITLE_MIN_NARROW : TITLE_MIN;
+  const chosen = new Set<ColumnKey>(['title']);
+  const candidates: Column[] = [];
+  for (const column of COLUMNS) {
+    if (column.key === 'title') continue;
+    const choice = choices[column.key];
+    if (choice === true) chosen.add(column.key);
+    else if (choice === undefined && column.byDefault(scope, stores)) candidates.push(column);
+  }
+  let used =
+    PADDING +
+    titleMin +
+    COLUMNS.filter((c) => c.key !== 'title' && chosen.has(c.key)).reduce(
+      (sum, c) => sum + widthOf(c) + GAP,
+      0,
+    );
+  const crowdedOut = new Set<ColumnKey>();
+  let full = false;
+  for (const column of [...candidates].sort((a, b) => a.rank - b.rank)) {
+    const needs = widthOf(column) + GAP;
+    if (!full && (listWidth === 0 || used + needs <= listWidth)) {
+      chosen.add(column.key);
+      used += needs;
+    } else {
+      // Strictly by rank: once one does not fit, the less needed ones stay out too.
+      full = true;
+      crowdedOut.add(column.key);
+    }
+  }
+  const shown = COLUMNS.filter((c) => chosen.has(c.key)).map((column) => ({
+    column,
+    width: column.key === 'title' ? titleMin : widthOf(column),
+  }));
+  return { shown, crowdedOut, minWidth: used, titleMin };
+}
