@@ -6,7 +6,7 @@ export const METHOD_NAMES = {
   app: ['info', 'openExternal', 'cacheStatus', 'rebuildCache'],
   stores: ['list', 'add', 'openDemo', 'rename', 'setKey', 'remove'],
   sync: ['start', 'startAll', 'cancel', 'issues'],
-  tests: ['list', 'facets', 'get', 'results'],
+  tests: ['list', 'facets', 'get', 'results', 'refreshResults'],
   campaigns: ['list'],
   audiences: ['list'],
   tags: ['list'],
@@ -27,6 +27,7 @@ export const METHOD_NAMES = {
   review: ['changes', 'markReviewed', 'history'],
   notes: ['get', 'set', 'annotations', 'addAnnotation', 'removeAnnotation'],
   portfolio: ['figures'],
+  settings: ['get', 'set'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
@@ -40,6 +41,8 @@ export const EVENT_NAMES = [
   'stores.changed',
   'reports.progress',
   'edits.changed',
+  'settings.changed',
+  'results.changed',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];
