@@ -3,14 +3,7 @@
 import type { CoreEvent, RefreshedResults, Services } from '../../../shared/contract';
 import { problem, ProblemError } from '../../../shared/problem';
 import { ApiError } from '../api';
-import {
-  getResults,
-  getTestDetail,
-  listTests,
-  testFacets,
-  upsertResults,
-  type Db,
-} from '../db';
+import { getResults, getTestDetail, listTests, testFacets, upsertResults, type Db } from '../db';
 import { storageProblem } from '../db/storage-errors';
 import type { StoreRegistry } from '../stores/registry';
 
@@ -49,7 +42,8 @@ export function createTestsService(deps: TestsServiceDeps): Services['tests'] {
       return { found: true, fetchedAt };
     } catch (error) {
       // "Not found" keeps its meaning of a sync's: the store has no results for this test yet.
-      if (error instanceof ApiError && error.status === 404) return { found: false, fetchedAt: null };
+      if (error instanceof ApiError && error.status === 404)
+        return { found: false, fetchedAt: null };
       // Offline, unreachable, a refused key, a rate limit: the store's words; the cached results stay.
       if (error instanceof ApiError) throw new ProblemError(error.toProblem());
       if (error instanceof ProblemError) throw error;
