@@ -31,7 +31,7 @@ export const METHOD_NAMES = {
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
-export const MENU_COMMANDS = ['sync', 'syncAll', 'addStore', 'find'] as const;
+export const MENU_COMMANDS = ['sync', 'syncAll', 'addStore', 'find', 'settings'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 /** Every event the renderer may subscribe to: the core's events and the Electron menu's. */
