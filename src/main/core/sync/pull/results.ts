@@ -1,15 +1,15 @@
 // Pull phase 2: results of the launched tests that can have changed since they were fetched.
 import { isLaunched } from '../../../../shared/domain/lifecycle';
 import { ApiError } from '../../api';
+import { freshnessMaxAgeMs } from '../../../../shared/contract/settings';
 import {
   markResourceSynced,
+  readSettings,
   resultsCandidates,
   upsertResults,
   type Db,
   type ResultsCandidate,
 } from '../../db';
-import { freshnessMaxAgeMs } from '../../../../shared/contract/settings';
-import { readSettings } from '../../db/settings';
 import { isRunFatal } from '../outcome';
 import { keepAside, type PhaseContext } from './context';
 
