@@ -6,7 +6,7 @@ export const METHOD_NAMES = {
   app: ['info', 'openExternal', 'cacheStatus', 'rebuildCache'],
   stores: ['list', 'add', 'openDemo', 'rename', 'setKey', 'remove'],
   sync: ['start', 'startAll', 'cancel', 'issues'],
-  tests: ['list', 'facets', 'get', 'results'],
+  tests: ['list', 'facets', 'get', 'results', 'refreshResults'],
   campaigns: ['list'],
   audiences: ['list'],
   tags: ['list'],
@@ -27,10 +27,11 @@ export const METHOD_NAMES = {
   review: ['changes', 'markReviewed', 'history'],
   notes: ['get', 'set', 'annotations', 'addAnnotation', 'removeAnnotation'],
   portfolio: ['figures'],
+  settings: ['get', 'set'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
-export const MENU_COMMANDS = ['sync', 'syncAll', 'addStore', 'find'] as const;
+export const MENU_COMMANDS = ['sync', 'syncAll', 'addStore', 'find', 'settings'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 /** Every event the renderer may subscribe to: the core's events and the Electron menu's. */
@@ -40,6 +41,8 @@ export const EVENT_NAMES = [
   'stores.changed',
   'reports.progress',
   'edits.changed',
+  'settings.changed',
+  'results.changed',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

@@ -29,6 +29,7 @@ import { createNotesService } from './services/notes';
 import { createPortfolioService } from './services/portfolio';
 import { createReportsService } from './services/reports';
 import { createReviewService } from './services/review';
+import { createSettingsService } from './services/settings';
 import { cleanOrphanedKeys, createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
@@ -163,7 +164,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         changed,
       }),
       sync: createSyncService({ db: current, engine, stores, emit }),
-      tests: createTestsService(current),
+      tests: createTestsService({ db: current, stores, clock, emit }),
       campaigns: createCampaignsService(current),
       audiences: createAudiencesService(current),
       tags: createTagsService(current),
@@ -179,6 +180,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       review: createReviewService(current, clock),
       notes: createNotesService(current, clock),
       portfolio: createPortfolioService(current, clock),
+      settings: createSettingsService({ db: current, clock, emit }),
     };
     return { engine, services, stores };
   }
@@ -250,5 +252,6 @@ function delegate(current: () => Services): Services {
     review: forward('review'),
     notes: forward('notes'),
     portfolio: forward('portfolio'),
+    settings: forward('settings'),
   };
 }

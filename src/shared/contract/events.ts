@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MENU_COMMANDS } from '../channels';
 import { ExportProgress } from './reports';
+import { Settings } from './settings';
 import { SyncProgress, SyncReport } from './sync';
 
 export const events = {
@@ -14,6 +15,10 @@ export const events = {
   'reports.progress': ExportProgress,
   /** The outbox of a store changed (an edit made, sent, refused, resolved or undone). */
   'edits.changed': z.object({ storeId: z.string() }),
+  /** The user's settings changed (from the window or the CLI in this process). */
+  'settings.changed': Settings,
+  /** One test's results were fetched outside a sync (Refresh now): views showing it reload. */
+  'results.changed': z.object({ storeId: z.string(), testId: z.string() }),
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;

@@ -13,6 +13,7 @@ import type { EventName, EventPayload } from './events';
 import { notes } from './notes';
 import { portfolio } from './portfolio';
 import { review } from './review';
+import { settings } from './settings';
 import { stores } from './stores';
 import { sync } from './sync';
 import { tags } from './tags';
@@ -28,6 +29,7 @@ export * from './reports';
 export * from './notes';
 export * from './portfolio';
 export * from './review';
+export * from './settings';
 export * from './stores';
 export * from './sync';
 export * from './tags';
@@ -46,6 +48,7 @@ export const contract = {
   review,
   notes,
   portfolio,
+  settings,
 } as const;
 
 export type Contract = typeof contract;

@@ -103,6 +103,13 @@ export const ResultsDetail = z.object({
 });
 export type ResultsDetail = z.infer<typeof ResultsDetail>;
 
+/**
+ * What Refresh now got: `found` false when the store answered "not found" (no results yet; the cache
+ * keeps what it had), otherwise the time the new results were fetched.
+ */
+export const RefreshedResults = z.object({ found: z.boolean(), fetchedAt: z.string().nullable() });
+export type RefreshedResults = z.infer<typeof RefreshedResults>;
+
 export const Facets = z.object({
   statusCounts: z.record(z.string(), z.int()),
   stages: z.array(z.string()),
@@ -120,4 +127,6 @@ export const tests = {
   facets: method(TestFilter, Facets),
   get: method(TestRef, TestDetail),
   results: method(TestRef, ResultsDetail.nullable()),
+  /** Fetches one test's results from the store now, whatever their age (the store must be reachable). */
+  refreshResults: method(TestRef, RefreshedResults),
 };

@@ -17,3 +17,4 @@ export * from './local-copies';
 export * from './review';
 export * from './notes';
 export { hasUserData } from './user-data/attached';
+export * from './settings';

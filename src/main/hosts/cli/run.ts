@@ -8,6 +8,7 @@ import { REPORT_NAMES, ExportFormat, ReportName, TestFilter } from '../../../sha
 import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';
 import { markReviewed, printChanges } from './review-commands';
+import { checkSettingsArgs, settingsCommand } from './settings-commands';
 
 export const USAGE = `usage: splitbook-cli [--data-dir DIR] <command>
 
@@ -25,7 +26,9 @@ commands:
                                           --status S keeps tests of that status (comma-separated list)
   export-tests [--store ID] --out FILE    alias of: export tests --out FILE
   changes [--store ID] [--since DATE]     what changed since the last review (or DATE), per store
-  review --store ID                       mark the store reviewed: its changes start again from now`;
+  review --store ID                       mark the store reviewed: its changes start again from now
+  settings [results-freshness VALUE]      print the settings, or set one: results-freshness is
+                                          15m, 1h (the default), 6h, 1d or manual (only when asked)`;
 
 /** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
 export async function runCli(
@@ -118,6 +121,8 @@ export async function runCli(
         return await printChanges(core, io, values.store ?? null, values.since ?? null);
       case 'review':
         return await markReviewed(core, io, values.store ?? '');
+      case 'settings':
+        return await settingsCommand(core, io, extra);
       default:
         return 2;
     }
@@ -164,6 +169,7 @@ function checkExport(extra: readonly string[], values: Values): string | null {
 function checkUsage(command: string | undefined, extra: readonly string[], values: Values): string | null {
   if (!command) return 'No command given.';
   if (command === 'export') return checkExport(extra, values);
+  if (command === 'settings') return checkSettingsArgs(extra);
   if (extra.length > 0) return `Unexpected argument: ${extra[0]}`;
   switch (command) {
     case 'stores':

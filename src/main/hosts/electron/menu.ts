@@ -29,6 +29,8 @@ export function menuTemplate(options: {
       command('Sync Store', 'CmdOrCtrl+R', 'sync'),
       command('Sync All Stores', 'Shift+CmdOrCtrl+R', 'syncAll'),
       { type: 'separator' },
+      command('Settings…', 'CmdOrCtrl+,', 'settings'),
+      { type: 'separator' },
       isMac ? { role: 'close' } : { role: 'quit' },
     ],
   };

@@ -59,6 +59,8 @@ export function followSyncEvents(): () => void {
       void stores.refresh();
       dataVersion.bump();
     }),
+    // One test's results fetched outside a sync (Refresh now): its detail and its list row reload.
+    bridge.on('results.changed', () => dataVersion.bump()),
   ];
   return () => offs.forEach((off) => off());
 }

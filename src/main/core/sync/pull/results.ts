@@ -1,8 +1,10 @@
 // Pull phase 2: results of the launched tests that can have changed since they were fetched.
 import { isLaunched } from '../../../../shared/domain/lifecycle';
 import { ApiError } from '../../api';
+import { freshnessMaxAgeMs } from '../../../../shared/contract/settings';
 import {
   markResourceSynced,
+  readSettings,
   resultsCandidates,
   upsertResults,
   type Db,
@@ -11,18 +13,20 @@ import {
 import { isRunFatal } from '../outcome';
 import { keepAside, type PhaseContext } from './context';
 
-/**
- * Results of a live test fetched this recently are not asked for again: the API counts visitors by
- * the day, so a re-sync minutes later would fetch the same numbers. Edited, newly ended and never
- * fetched tests are fetched whatever their age.
- */
-export const LIVE_RESULTS_MAX_AGE_MS = 15 * 60 * 1000;
-
 /** Result requests in flight at once per store; the store's limiter still has the last word. */
 export const RESULTS_CONCURRENCY = 8;
 
-/** How old a live test's cached results may be and still be used. */
+/**
+ * How old a live test's cached results may be and still be used: the user's setting "Results of
+ * active tests" (settings.resultsFreshness); Infinity for "only when I ask". Edited, newly ended and
+ * never fetched tests are fetched whatever their age.
+ */
 export type ResultsFreshness = { now: string; liveMaxAgeMs: number };
+
+/** The user's freshness setting as a maximum age; "only when I ask" never expires on its own. */
+export function liveResultsMaxAgeMs(db: Db): number {
+  return freshnessMaxAgeMs(readSettings(db).resultsFreshness) ?? Number.POSITIVE_INFINITY;
+}
 
 /** A launched test whose results must be (re)fetched, with what upsertResults records. */
 export type TestNeedingResults = { id: string; updatedAt: string; status: string };
@@ -81,7 +85,7 @@ export async function pullResults(
   const { db, storeId, client, signal, progress, counters } = ctx;
   const due = testsNeedingResults(db, storeId, {
     now: ctx.now(),
-    liveMaxAgeMs: LIVE_RESULTS_MAX_AGE_MS,
+    liveMaxAgeMs: liveResultsMaxAgeMs(db),
   });
   let done = 0;
   let next = 0;

@@ -1,0 +1,46 @@
+// Reads and writes of the user's settings (user file, one row per setting, the value as JSON).
+import { DEFAULT_SETTINGS, Settings, type SettingsPatch } from '../../../shared/contract/settings';
+import { statement } from './statements';
+import type { Db } from './types';
+import { hasUserData } from './user-data/attached';
+
+/**
+ * Every setting, a default standing in for one never set or unreadable (written by a newer version,
+ * say): a setting must never stop a sync. A bare cache without the user's file has only defaults.
+ */
+export function readSettings(db: Db): Settings {
+  if (!hasUserData(db)) return { ...DEFAULT_SETTINGS };
+  const rows = statement<{ key: string; value: string }>(
+    db,
+    `SELECT key, value FROM user.settings`,
+  ).all();
+  const settings: Settings = { ...DEFAULT_SETTINGS };
+  for (const { key, value } of rows) {
+    if (!Object.hasOwn(Settings.shape, key)) continue;
+    const parsed = Settings.partial().safeParse({ [key]: parseJson(value) });
+    if (parsed.success) Object.assign(settings, parsed.data);
+  }
+  return settings;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Saves the settings named in `patch` (already validated), in one transaction. */
+export function writeSettings(db: Db, patch: SettingsPatch, at: string): void {
+  const upsert = statement(
+    db,
+    `INSERT INTO user.settings (key, value, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  );
+  db.transaction(() => {
+    for (const [key, value] of Object.entries(patch)) {
+      if (value !== undefined) upsert.run(key, JSON.stringify(value), at);
+    }
+  })();
+}
