@@ -51,6 +51,25 @@ describe('createRequestLimiter', () => {
     expect(grantedAt).toEqual([0, 100, 200, 300, 400]);
   });
 
+  it('starts a run at a pace learnt earlier and probes above it, since the limit may have risen', async () => {
+    const clock = new VirtualClock();
+    const limiter = createRequestLimiter({
+      concurrency: 10,
+      startRatePerSecond: 10,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    const grantedAt: number[] = [];
+    for (let i = 0; i < 60; i += 1)
+      void limiter.acquire().then((p) => (grantedAt.push(clock.now()), p.answered()));
+    await clock.runUntil(600);
+    // Paced from the first request, not a cold start at full concurrency.
+    expect(grantedAt.slice(0, 5)).toEqual([0, 100, 200, 300, 400]);
+    await clock.runUntil(60_000);
+    // A known rate is a ceiling; a learnt one is not: with requests waiting it grows past 10.
+    expect(limiter.stats().ratePerSecond).toBeGreaterThan(10);
+  });
+
   it('gives up a waiting slot when its caller aborts', async () => {
     const limiter = createRequestLimiter({ concurrency: 1 });
     const held = await limiter.acquire();

@@ -6,6 +6,11 @@ export interface RequestLimiterOptions {
   concurrency?: number;
   /** A known rate limit to pace at (requests per second); null when unknown, then it is learnt from 429s. */
   ratePerSecond?: number | null;
+  /**
+   * A pace learnt in an earlier run (requests per second): the limiter starts there instead of
+   * cold, and keeps probing above it, since the store's limit may have risen. Ignored with `ratePerSecond`.
+   */
+  startRatePerSecond?: number | null;
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -97,14 +102,18 @@ class AdaptiveLimiter implements RequestLimiter {
     const concurrency = options.concurrency ?? 4;
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError('concurrency must be a positive integer');
-    const rate = options.ratePerSecond ?? null;
-    if (rate !== null && !(rate > 0))
+    const known = options.ratePerSecond ?? null;
+    const start = options.startRatePerSecond ?? null;
+    if (known !== null && !(known > 0))
       throw new RangeError('ratePerSecond must be positive or null');
+    if (start !== null && !(start > 0))
+      throw new RangeError('startRatePerSecond must be positive or null');
+    const rate = known ?? start;
     this.#concurrency = concurrency;
     this.#rate = rate;
     this.#rateAtEvent = rate;
-    // A rate the caller knows is a ceiling: probing above it would only earn 429s.
-    this.#ceiling = rate ?? Infinity;
+    // A rate the caller knows is a ceiling: probing above it would only earn 429s. A learnt one is not.
+    this.#ceiling = known ?? Infinity;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? realSleep;
   }

@@ -54,8 +54,9 @@ export function createStoreRegistry(deps: StoreRegistryDeps): StoreRegistry {
     let limiter = limiters.get(storeId);
     if (!limiter) {
       // A store's limit rarely changes between runs: starting cold wasted the first seconds of each.
+      // The learnt pace is where a run starts, not a ceiling: the limit may have risen since.
       limiter = createRequestLimiter({
-        ratePerSecond: store.learnedRate,
+        startRatePerSecond: store.learnedRate,
         concurrency: STORE_REQUESTS_IN_FLIGHT,
       });
       limiters.set(storeId, limiter);
