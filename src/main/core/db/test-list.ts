@@ -19,7 +19,7 @@ type SortDir = TestListInput['sort']['dir'];
 type SortValue = string | number;
 
 /**
- * The column each sort key orders by. Every one has an index ending in (store_id, id),
+ * The column each sort key orders by. Every one has an index ending in (store_id) and the rowid (seq),
  * so a page is a short walk of an index; results' figures are copied onto tests for this.
  */
 const SORT_COLUMNS: Record<TestSortKey, { expr: string; nullable: boolean }> = {
@@ -35,13 +35,16 @@ const SORT_COLUMNS: Record<TestSortKey, { expr: string; nullable: boolean }> = {
 
 // ---------- the cursor ----------
 
-/** Where the previous page ended: its sort key and direction, last sort value (null: in the NULLs) and tiebreak. */
+/**
+ * Where the previous page ended: its sort key and direction, last sort value (null: in the NULLs) and
+ * tiebreak, the store and the row's integer key (the sort indexes end in them, migration 12).
+ */
 const Cursor = z.object({
   k: TestSortKey,
   d: z.enum(['asc', 'desc']),
   v: z.union([z.string(), z.number(), z.null()]),
   s: z.string(),
-  i: z.string(),
+  q: z.int(),
 });
 type Cursor = z.infer<typeof Cursor>;
 
@@ -184,6 +187,7 @@ export function whereSql(where: Where): string {
 // ---------- the list ----------
 
 type ListDbRow = {
+  seq: number;
   storeId: string;
   storeName: string | null;
   id: string;
@@ -215,7 +219,7 @@ type ListDbRow = {
  */
 function pageSql(keyQuery: string, expr: string, order: string): string {
   return `
-    SELECT t.store_id AS storeId, s.name AS storeName, t.id, t.title, t.status, t.stage, t.goal, t.device,
+    SELECT t.seq, t.store_id AS storeId, s.name AS storeName, t.id, t.title, t.status, t.stage, t.goal, t.device,
            t.start_at AS startAt, t.end_at AS endAt, t.updated_at AS updatedAt,
            coalesce(t.campaign_name, c.name) AS campaignName, t.tag_names AS tagNames,
            t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.alerts, t.leader, t.removed,
@@ -229,7 +233,7 @@ function pageSql(keyQuery: string, expr: string, order: string): string {
 
 /**
  * One page of the filtered, sorted tests. NULL sort values come last in both directions;
- * ties break on (store_id, id) in the sort's direction. A page is read as up to two walks:
+ * ties break on (store_id, seq) in the sort's direction. A page is read as up to two walks:
  * the rows with a value, then (for nullable keys) the rows without one.
  */
 export function listTests(db: Db, input: TestListInput): TestPage {
@@ -252,7 +256,7 @@ export function listTests(db: Db, input: TestListInput): TestPage {
   const last = page.at(-1);
   const nextCursor =
     rows.length > input.limit && last
-      ? encodeCursor({ k: key, d: dir, v: last.sortValue, s: last.storeId, i: last.id })
+      ? encodeCursor({ k: key, d: dir, v: last.sortValue, s: last.storeId, q: last.seq })
       : null;
   // Counted once per filter while the data stands: every cursor page of one walk shares it.
   const counts = countsAnswer(input) ? countsWhere(input, true) : null;
@@ -277,10 +281,10 @@ function readValued(
   const where: Where = { conditions: [...filter.conditions], params: [...filter.params] };
   if (sort.nullable) add(where, `${sort.expr} IS NOT NULL`);
   if (cursor) {
-    const after = `(${sort.expr}, t.store_id, t.id) ${dir === 'asc' ? '>' : '<'} (?, ?, ?)`;
-    add(where, after, cursor.v, cursor.s, cursor.i);
+    const after = `(${sort.expr}, t.store_id, t.seq) ${dir === 'asc' ? '>' : '<'} (?, ?, ?)`;
+    add(where, after, cursor.v, cursor.s, cursor.q);
   }
-  const order = `${sort.expr} ${dir}, t.store_id ${dir}, t.id ${dir}`;
+  const order = `${sort.expr} ${dir}, t.store_id ${dir}, t.seq ${dir}`;
   const keys = `SELECT t.seq FROM tests t ${whereSql(where)} ORDER BY ${order} LIMIT ?`;
   return statement<ListDbRow>(db, pageSql(keys, sort.expr, order)).all(...where.params, limit);
 }
@@ -296,9 +300,9 @@ function readNulls(
   const where: Where = { conditions: [...filter.conditions], params: [...filter.params] };
   add(where, `${expr} IS NULL`);
   if (cursor) {
-    add(where, `(t.store_id, t.id) ${dir === 'asc' ? '>' : '<'} (?, ?)`, cursor.s, cursor.i);
+    add(where, `(t.store_id, t.seq) ${dir === 'asc' ? '>' : '<'} (?, ?)`, cursor.s, cursor.q);
   }
-  const order = `t.store_id ${dir}, t.id ${dir}`;
+  const order = `t.store_id ${dir}, t.seq ${dir}`;
   const keys = `SELECT t.seq FROM tests t ${whereSql(where)} ORDER BY ${order} LIMIT ?`;
   return statement<ListDbRow>(db, pageSql(keys, expr, order)).all(...where.params, limit);
 }

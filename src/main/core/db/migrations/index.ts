@@ -14,6 +14,7 @@ import { migration008 } from './008-key-journal';
 import { migration009 } from './009-set-aside-kinds';
 import { migration010 } from './010-leader-on-tests';
 import { migration011 } from './011-facet-counts';
+import { migration012 } from './012-slim-sort-indexes';
 
 export type { Migration } from './migration';
 
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
