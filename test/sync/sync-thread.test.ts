@@ -125,6 +125,24 @@ describe('syncs on the sync thread', () => {
     expect(await allTestRows(core, store.id)).toHaveLength(180);
   });
 
+  it('removes a store whose sync is under way: the run ends cancelled first, nothing of the store is left', async () => {
+    const store = await addStore();
+    // A slow store, so the removal lands in the middle of the run.
+    sim.setFaults({ latencyMs: 150 });
+    await core.services.sync.start({ storeId: store.id });
+    await new Promise<void>((resolve) => {
+      const off = core.subscribe((e) => {
+        if (e.name === 'sync.progress' && e.payload.phase === 'results') (off(), resolve());
+      });
+    });
+    await core.services.stores.remove({ storeId: store.id });
+    const finished = events.filter((e) => e.name === 'sync.finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]?.name === 'sync.finished' && finished[0].payload.outcome).toBe('cancelled');
+    expect(await core.services.stores.list({})).toEqual([]);
+    expect(await allTestRows(core, null)).toEqual([]);
+  });
+
   it('ends the runs of a thread that dies with a clear problem, and starts a new one next time', async () => {
     await core.close();
     const bad = join(dir.path, 'dying-thread');

@@ -167,7 +167,9 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
     },
     async remove({ storeId }) {
       const store = row(storeId);
+      // A run of the store ends (cancelled) before its rows go: nothing writes to a store being removed.
       deps.engine.cancel(storeId);
+      await deps.engine.whenIdle(storeId);
       await deps.keys.forget(storeId, store.keyStorage === 'keychain');
       deleteStore(db, storeId);
       // The store's unsent edits go with it: there is nowhere left to send them.

@@ -37,6 +37,8 @@ export interface SyncEngine {
   isRunning(storeId: string): boolean;
   progress(storeId: string): SyncProgress | null;
   cancel(storeId: string): boolean;
+  /** Resolves when the store has no run or push under way (at once when it has none). */
+  whenIdle(storeId: string): Promise<void>;
   cancelAll(): Promise<void>;
   /** Cancels every run and lets go of what the engine holds (its thread, if it has one). */
   close(): Promise<void>;
@@ -277,6 +279,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (!entry) return false;
       entry.controller.abort();
       return true;
+    },
+    async whenIdle(storeId) {
+      await Promise.allSettled([running.get(storeId)?.done, pushes.get(storeId)?.done]);
     },
     async cancelAll() {
       const all = [...running.values(), ...pushes.values()];

@@ -33,6 +33,8 @@ function threadProblem(detail: string): Problem {
 export function createThreadedSyncEngine(deps: ThreadedSyncEngineDeps): SyncEngine {
   const runs = new Map<string, Run>();
   const replies = new Map<number, (value: PushSummary | null) => void>();
+  /** The latest push asked for per store, so whenIdle can wait for it. */
+  const pushes = new Map<string, Promise<PushSummary | null>>();
   let nextId = 1;
   let worker: Worker | null = null;
   /** Set when the thread cannot open the cache: runs end at once with it until the core reopens. */
@@ -197,11 +199,21 @@ export function createThreadedSyncEngine(deps: ThreadedSyncEngineDeps): SyncEngi
       worker?.postMessage({ type: 'cancel', storeId } satisfies ToThread);
       return true;
     },
+    async whenIdle(storeId) {
+      await Promise.allSettled([runs.get(storeId)?.done, pushes.get(storeId)]);
+    },
     async cancelAll() {
       if (!worker) return;
       await request((id) => ({ type: 'cancelAll', id }));
     },
-    push: (storeId) => request((id) => ({ type: 'push', id, storeId })),
+    push(storeId) {
+      const pushed = request((id) => ({ type: 'push', id, storeId }));
+      pushes.set(storeId, pushed);
+      void pushed.then(() => {
+        if (pushes.get(storeId) === pushed) pushes.delete(storeId);
+      });
+      return pushed;
+    },
     async close() {
       if (closed) return;
       if (worker) await request((id) => ({ type: 'cancelAll', id }));
