@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark in turn and prints its figures. Not part of the pass/fail suite.
-import { benchIngest, benchSync } from './sync.bench';
+import { benchIngest, benchListing, benchSync } from './sync.bench';
 import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
@@ -12,6 +12,7 @@ import { benchBridge } from './bridge.bench';
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
   sync: benchSync,
+  listing: benchListing,
   ingest: benchIngest,
   'list-query': benchListQuery,
   renderer: benchRenderer,

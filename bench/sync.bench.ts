@@ -8,6 +8,9 @@ import { createCore, DATABASE_FILE } from '../src/main/core/create-core';
 import { createMemorySecretStore } from '../src/main/core/secrets';
 import { insertStore, openDatabase, upsertResults, upsertTests } from '../src/main/core/db';
 import { syncAndWait } from '../src/main/core/sync/wait';
+import { createApiClient, createRequestLimiter } from '../src/main/core/api';
+import { STORE_REQUESTS_IN_FLIGHT } from '../src/main/core/stores/registry';
+import { LISTING_AHEAD } from '../src/main/core/sync/pull/tests';
 import { packJson } from '../src/main/core/db/values';
 import { testAlerts } from '../src/shared/domain/statistics';
 import { isLaunched } from '../src/shared/domain/lifecycle';
@@ -410,4 +413,45 @@ export async function benchIngest(): Promise<void> {
       ],
     );
   });
+}
+
+/**
+ * The listing alone, where it is long: 500 pages of 100 tests (50,000, a quarter of such a sync) under the same limit and latency,
+ * walked by the client as the sync walks it (LISTING_AHEAD pages asked for while one is handled,
+ * the store's limiter and concurrency), from a cold limiter as in a first run.
+ */
+export async function benchListing(): Promise<void> {
+  const tests = 50_000;
+  const api = await startMockApi(RATE, tests);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // a full bucket, as an idle store's
+    api.reset();
+    const client = createApiClient({
+      baseUrl: api.baseUrl,
+      apiKey: api.apiKey,
+      limiter: createRequestLimiter({ concurrency: STORE_REQUESTS_IN_FLIGHT }),
+    });
+    const started = performance.now();
+    let pages = 0;
+    for await (const page of client.walkTests({ perPage: 100, ahead: LISTING_AHEAD })) {
+      pages += page.items.length > 0 ? 1 : 0;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // let the last log lines arrive
+    printFigures(
+      `Listing of ${tests} tests (${pages} pages of 100) under a limit of ${RATE} requests/s, answers delayed ${LATENCY} ms, ${LISTING_AHEAD} pages ahead`,
+      [
+        { name: 'wall time', value: `${fmt(seconds)} s` },
+        { name: 'listing requests (429s included)', value: String(api.counts.listing) },
+        { name: '429 answers', value: String(api.counts.throttled) },
+        {
+          name: 'answered / (R·T + burst)',
+          value: fmt(ofAllowed(api.counts.ok + api.counts.other, seconds), 2),
+          goal: '>= 0.9',
+        },
+      ],
+    );
+  } finally {
+    await api.stop();
+  }
 }
