@@ -68,6 +68,8 @@ describe('createRequestLimiter', () => {
     await clock.runUntil(60_000);
     // A known rate is a ceiling; a learnt one is not: with requests waiting it grows past 10.
     expect(limiter.stats().ratePerSecond).toBeGreaterThan(10);
+    // What a next run starts from is the pace learnt, not the probe above it.
+    expect(limiter.stats().settledRatePerSecond).toBe(10);
   });
 
   it('gives up a waiting slot when its caller aborts', async () => {

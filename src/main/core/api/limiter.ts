@@ -24,6 +24,11 @@ export interface LimiterStats {
   pausedMs: number;
   /** The pace in force, or null while no limit has been met. */
   ratePerSecond: number | null;
+  /**
+   * The pace set at the last 429 (just under what the server was measured to let through), before
+   * any probing above it: what a next run should start from. Null while no limit has been met.
+   */
+  settledRatePerSecond: number | null;
 }
 
 /** The right to send one request; report how it went exactly once. */
@@ -142,7 +147,7 @@ class AdaptiveLimiter implements RequestLimiter {
   }
 
   stats(): LimiterStats {
-    return { ...this.#stats, ratePerSecond: this.#rate };
+    return { ...this.#stats, ratePerSecond: this.#rate, settledRatePerSecond: this.#rateAtEvent };
   }
 
   /** Lets waiting requests through while concurrency, pause and pace allow; else sets a wake-up. */

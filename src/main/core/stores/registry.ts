@@ -83,7 +83,9 @@ export function createStoreRegistry(deps: StoreRegistryDeps): StoreRegistry {
       );
     },
     rememberRate(storeId) {
-      const rate = limiters.get(storeId)?.stats().ratePerSecond ?? null;
+      // The pace settled at the last 429, not the probe above it that ended the run: the next run
+      // starts under the limit rather than into it.
+      const rate = limiters.get(storeId)?.stats().settledRatePerSecond ?? null;
       if (rate !== null && getStoreRow(deps.db, storeId)) saveLearnedRate(deps.db, storeId, rate);
     },
     forget(storeId) {
