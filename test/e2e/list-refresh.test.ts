@@ -83,8 +83,9 @@ describe('the test list during a sync', { timeout: 120_000 }, () => {
       await page.locator(`#test-row-${row}`).waitFor();
     }
 
-    // A slow store: the re-sync's listing takes several seconds, so the window refreshes during it.
-    simulator.setFaults({ latencyMs: 350 });
+    // A slow store (1.2 s an answer, 8 requests under way): the re-sync takes several seconds, so the
+    // window refreshes during it.
+    simulator.setFaults({ latencyMs: 1200 });
     const syncStarted = Date.now();
     const finished = syncStore(core, storeId);
     const report = await finished;
