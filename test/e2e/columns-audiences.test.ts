@@ -2,22 +2,20 @@
 // after a reload, reset, never overlapping in a narrow window), an audience's selector in words (never
 // JSON), and "Used by N tests" opening the list of exactly those N tests. Screenshots of the chooser
 // and the audience detail at 900x560 and 1920x1080, light and dark, go to test-results/columns/.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium } from '../support/chromium';
+import { serveRenderer, type RendererServer } from '../support/e2e';
 import { startCore, syncStore, tempDir } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const AXE = resolve('node_modules/axe-core/axe.min.js');
 const SHOTS = resolve('test-results/columns');
 const OTHER = 'Borealis Outfitters';
@@ -33,15 +31,12 @@ const SIZES = [
 
 const data = tempDir('splitbook-columns-');
 let core: Core;
-let host: BrowserHost;
 let sim: Simulator;
 let served: ServedSimulator;
-let browser: Browser;
+let server: RendererServer;
 let demoId = '';
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html')))
-    throw new Error('The renderer is not built: run `npx electron-vite build` first.');
   mkdirSync(SHOTS, { recursive: true });
   sim = createSimulator({ seed: 4, stores: [{ name: OTHER, tests: 40 }] });
   served = await serveSimulator(sim, { port: 0 });
@@ -74,13 +69,11 @@ beforeAll(async () => {
       },
     ],
   });
-  host = await startBrowserHost({ core, staticDir: RENDERER });
-  browser = await launchChromium();
+  server = await serveRenderer(core);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await server?.close();
   await core?.close();
   await served?.close();
   data.remove();
@@ -88,7 +81,7 @@ afterAll(async () => {
 
 async function openApp(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(host.url);
+  await page.goto(server.host.url);
   await page.locator('.store .main').first().waitFor();
   return page;
 }
@@ -141,7 +134,7 @@ const SCROLLS = `(() => {
 
 describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
   it('chooses a column, keeps it after a reload, and resets', async () => {
-    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const context = await server.browser.newContext({ viewport: { width: 1920, height: 1080 } });
     const page = await openApp(context);
     try {
       await page.keyboard.press('Control+0');
@@ -203,7 +196,7 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
   });
 
   it('in a narrow window, chosen columns scroll sideways and never overlap', async () => {
-    const context = await browser.newContext({ viewport: { width: 900, height: 560 } });
+    const context = await server.browser.newContext({ viewport: { width: 900, height: 560 } });
     const page = await openApp(context);
     try {
       await page.keyboard.press('Control+0');
@@ -248,7 +241,7 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
   });
 
   it('opens from the list by keyboard, and passes axe open, at 1920x1080, light and dark', async () => {
-    const context = await browser.newContext({ viewport: SIZES[1] });
+    const context = await server.browser.newContext({ viewport: SIZES[1] });
     const page = await openApp(context);
     try {
       await page.keyboard.press('Control+0');
@@ -277,7 +270,7 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
 
 describe('audiences (item 15)', { timeout: 120_000 }, () => {
   it('reads selectors as words or key: value pairs, never JSON, in the detail and the list', async () => {
-    const context = await browser.newContext({ viewport: SIZES[1] });
+    const context = await server.browser.newContext({ viewport: SIZES[1] });
     const page = await openApp(context);
     try {
       await page.locator('.store .main', { hasText: 'Demo' }).first().click();
@@ -331,7 +324,7 @@ describe('audiences (item 15)', { timeout: 120_000 }, () => {
       .sort((a, b) => b.testCount - a.testCount)[0];
     if (!used) throw new Error('no demo audience is used by two tests or more');
     const n = used.testCount;
-    const context = await browser.newContext({ viewport: SIZES[1] });
+    const context = await server.browser.newContext({ viewport: SIZES[1] });
     const page = await openApp(context);
     try {
       await page.keyboard.press('Control+0');

@@ -1,34 +1,31 @@
 // Offline edits in the real renderer (Chromium, browser host, real core, simulator over HTTP): edit a title
 // offline, see it marked as not sent, reconnect and sync, see it confirmed and held once by the store; then
 // resolve a conflict with another user's change from the Pending changes view.
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium, screenshotsAtEverySize } from '../support/chromium';
+import { screenshotsAtEverySize } from '../support/chromium';
+import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const SCREENS = resolve('test-results/screens');
 const STORE = 'Acme Outdoor';
 
 const data = tempDir('splitbook-e2e-edits-');
 let core: Core;
-let host: BrowserHost;
 let simulator: Simulator;
 let served: ServedSimulator;
-let browser: Browser;
+let win: RendererWindow | undefined;
 let page: Page;
 let storeId = '';
-const pageErrors: string[] = [];
 /** Every PATCH the core sent, by path. */
 const patches: { path: string; body: unknown }[] = [];
 
@@ -54,9 +51,6 @@ async function openTest(title: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` first.');
-  }
   mkdirSync(SCREENS, { recursive: true });
   simulator = createSimulator({ seed: 8, stores: [{ name: STORE, tests: 40 }] });
   served = await serveSimulator(simulator);
@@ -81,17 +75,13 @@ beforeAll(async () => {
     await core.services.stores.add({ name: STORE, baseUrl: served.url, apiKey, sessionOnly: false })
   ).id;
   expect((await syncStore(core, storeId)).outcome).toBe('ok');
-  host = await startBrowserHost({ core, staticDir: RENDERER });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(host.url);
+  win = await openRenderer(core);
+  page = win.page;
   await page.locator('.store .main', { hasText: STORE }).click();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await win?.close();
   await core?.close();
   await served?.close().catch(() => undefined);
   data.remove();
@@ -143,7 +133,7 @@ describe('offline edits in the window', { timeout: 120_000 }, () => {
     await page.getByRole('tab', { name: 'Edit' }).click();
     await page.getByLabel('Title', { exact: true }).waitFor();
     expect(await page.getByTestId('field-state-title').count()).toBe(0);
-    expect(pageErrors).toEqual([]);
+    expect(win?.pageErrors).toEqual([]);
   });
 
   it('holds a change made in the store meanwhile as a conflict, and keeps mine when asked', async () => {
@@ -167,6 +157,6 @@ describe('offline edits in the window', { timeout: 120_000 }, () => {
     await page.getByText('Nothing waiting').waitFor({ timeout: 30_000 });
     const server = simulator.snapshot(STORE).tests.find((t) => t.id === draft.id);
     expect(server?.hypothesisDescription).toBe('Mine');
-    expect(pageErrors).toEqual([]);
+    expect(win?.pageErrors).toEqual([]);
   });
 });

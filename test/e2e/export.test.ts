@@ -1,29 +1,25 @@
 // The window's export in Chromium through the browser host: choose a report in the dialog, get the file
 // (Playwright's download event), parse it with csv-parse and check its rows against the cache; the
 // "Never synced" state; progress and cancel on a long export. Screenshots under test-results/screens/.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Download, Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertStore, openDatabase } from '../../src/main/core/db';
 import type { Core } from '../../src/main/core/types';
 import { createDownloads } from '../../src/main/hosts/browser/downloads';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import { TestListInput } from '../../src/shared/contract';
 import { fillBulkStore } from '../reports/bulk';
 import { numberCell, parseCsv } from '../reports/support';
-import { launchChromium } from '../support/chromium';
+import { openRenderer, type RendererWindow } from '../support/e2e';
 import { allTestRows, nextSyncReport, startCore, tempDir } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const SCREENS = resolve('test-results/screens');
 const data = tempDir('splitbook-e2e-export-');
 const downloads = createDownloads();
 let core: Core;
-let host: BrowserHost;
-let browser: Browser;
+let win: RendererWindow | undefined;
 let page: Page;
-const pageErrors: string[] = [];
 
 async function screen(name: string) {
   await page.screenshot({ path: join(SCREENS, `${name}.png`) });
@@ -57,9 +53,6 @@ async function exportAndDownload(): Promise<{ text: string; download: Download; 
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` first.');
-  }
   mkdirSync(SCREENS, { recursive: true });
   core = await startCore(data.path, {
     host: 'browser',
@@ -90,20 +83,16 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
-  host = await startBrowserHost({ core, staticDir: RENDERER, downloads });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      pageErrors.push(message.text());
+  win = await openRenderer(core, {
+    host: { downloads },
+    page: { acceptDownloads: true },
+    consoleErrors: true,
   });
-  await page.goto(host.url);
+  page = win.page;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await win?.close();
   await core?.close();
   await downloads.close();
   data.remove();
@@ -261,6 +250,6 @@ describe('export from the window', { timeout: 120_000 }, () => {
         await dialog().waitFor({ state: 'detached' });
       }
     }
-    expect(pageErrors).toEqual([]);
+    expect(win?.pageErrors).toEqual([]);
   });
 });

@@ -8,24 +8,22 @@
 // One store is served by "another implementation" of the API: a proxy in front of the simulator that
 // rewrites its answers the way an independent server was seen to (camelCase goals, unknown tiers,
 // fractional rates, sparse daily maps, a P(win) of 93% with no leader, 404s and refusals for results).
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium } from '../support/chromium';
+import { serveRenderer, type RendererServer } from '../support/e2e';
 import { startCore, syncStore, tempDir } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const SHOTS = resolve('test-results/layout');
 const AXE = resolve('node_modules/axe-core/axe.min.js');
 const FOREIGN = 'Acme Outdoor Worldwide Emporium';
@@ -60,8 +58,7 @@ let served: ServedSimulator;
 let foreign: Server;
 let foreignUrl: string;
 let core: Core;
-let host: BrowserHost;
-let browser: Browser;
+let server: RendererServer;
 const data = tempDir('splitbook-layout-');
 /** The test whose figures disagree, opened in the Results views. */
 let disputed = { id: '', title: '' };
@@ -211,8 +208,6 @@ const AXE_RUN = `axe.run(document, { resultTypes: ['violations'] }).then((r) => 
   .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')))`;
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html')))
-    throw new Error('The renderer is not built: run `npx electron-vite build` first.');
   mkdirSync(SHOTS, { recursive: true });
   sim = createSimulator({ seed: 9, stores: [{ name: FOREIGN, tests: 80 }] });
   served = await serveSimulator(sim, { port: 0 });
@@ -243,13 +238,11 @@ beforeAll(async () => {
   expect(
     (await core.services.stores.list({})).find((s) => s.id === store.id)?.sync.lastOutcome,
   ).toBe('partial');
-  host = await startBrowserHost({ core, staticDir: RENDERER });
-  browser = await launchChromium();
+  server = await serveRenderer(core);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await server?.close();
   await core?.close();
   await new Promise((done) => foreign?.close(done));
   await served?.close();
@@ -258,7 +251,7 @@ afterAll(async () => {
 
 async function openApp(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(host.url);
+  await page.goto(server.host.url);
   await page.locator('.store .main').first().waitFor();
   return page;
 }
@@ -289,7 +282,7 @@ async function view(page: Page, label: string) {
 describe('every view holds at every size, in both themes', { timeout: 240_000 }, () => {
   for (const theme of THEMES) {
     it(`reads cleanly in the ${theme} theme`, async () => {
-      const context = await browser.newContext({
+      const context = await server.browser.newContext({
         viewport: SIZES[0],
         colorScheme: theme,
       });
@@ -346,7 +339,7 @@ describe('every view holds at every size, in both themes', { timeout: 240_000 },
 
 describe('the results of another implementation, read honestly', { timeout: 120_000 }, () => {
   it('notes disagreements, keeps the test-goal badge for a camelCase goal, and counts run days from dates', async () => {
-    const context = await browser.newContext({ viewport: SIZES[2] });
+    const context = await server.browser.newContext({ viewport: SIZES[2] });
     const page = await openApp(context);
     try {
       await page.locator('.store .main', { hasText: FOREIGN }).click();
@@ -387,7 +380,7 @@ describe('the results of another implementation, read honestly', { timeout: 120_
   });
 
   it('says what happened when there are no results: the server had none, or the test never ran', async () => {
-    const context = await browser.newContext({ viewport: SIZES[1] });
+    const context = await server.browser.newContext({ viewport: SIZES[1] });
     const page = await openApp(context);
     const open = async (title: string) => {
       await page.getByTestId('search').fill(title);
@@ -415,7 +408,7 @@ describe('the results of another implementation, read honestly', { timeout: 120_
   });
 
   it('moves to the next test with j after Enter opened one (item 15)', async () => {
-    const context = await browser.newContext({ viewport: SIZES[2] });
+    const context = await server.browser.newContext({ viewport: SIZES[2] });
     const page = await openApp(context);
     try {
       await page.locator('.store .main', { hasText: FOREIGN }).click();
@@ -436,7 +429,7 @@ describe('the results of another implementation, read honestly', { timeout: 120_
   });
 
   it("opens a store's menu from the keyboard (item 15)", async () => {
-    const context = await browser.newContext({ viewport: SIZES[0] });
+    const context = await server.browser.newContext({ viewport: SIZES[0] });
     const page = await openApp(context);
     try {
       await page.locator('.store .main', { hasText: FOREIGN }).focus();
@@ -449,7 +442,7 @@ describe('the results of another implementation, read honestly', { timeout: 120_
   });
 
   it('gives the title room and shows Goal and End at a large window by default (item 14)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const context = await server.browser.newContext({ viewport: { width: 1920, height: 1080 } });
     const page = await openApp(context);
     try {
       await page.keyboard.press('Control+0');
@@ -488,7 +481,7 @@ describe('the results of another implementation, read honestly', { timeout: 120_
       }, 200);
     });
     await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done));
-    const context = await browser.newContext({ viewport: SIZES[1] });
+    const context = await server.browser.newContext({ viewport: SIZES[1] });
     const page = await openApp(context);
     try {
       await page.evaluate(`
@@ -522,7 +515,7 @@ describe('the results of another implementation, read honestly', { timeout: 120_
   });
 
   it('lists sync issues by kind, naming the test and what happens next (item 8)', async () => {
-    const context = await browser.newContext({ viewport: SIZES[2] });
+    const context = await server.browser.newContext({ viewport: SIZES[2] });
     const page = await openApp(context);
     try {
       await page.locator('.store .main', { hasText: FOREIGN }).click();

@@ -1,11 +1,8 @@
 // A sync's refreshes reload only the rows on screen: the real renderer in Chromium through the
 // browser host, a store of 2,500 tests served by the simulator over HTTP, the list scrolled deep.
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import { CALL_PATH } from '../../src/shared/http-bridge';
 import {
   createSimulator,
@@ -13,20 +10,18 @@ import {
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium } from '../support/chromium';
+import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, syncStore, tempDir } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const STORE = 'Deep Store';
 const TESTS = 2500;
 const ROW_HEIGHT = 28;
 
 const data = tempDir('splitbook-e2e-refresh-');
 let core: Core;
-let host: BrowserHost;
 let simulator: Simulator;
 let served: ServedSimulator;
-let browser: Browser;
+let win: RendererWindow | undefined;
 let page: Page;
 let storeId = '';
 
@@ -34,8 +29,6 @@ let storeId = '';
 const listCalls: { at: number; limit: number; cursor: string | null }[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html')))
-    throw new Error('Run `npx electron-vite build` first.');
   simulator = createSimulator({ seed: 21, stores: [{ name: STORE, tests: TESTS }], rate: null });
   served = await serveSimulator(simulator);
   core = await startCore(data.path, { host: 'browser' });
@@ -49,23 +42,23 @@ beforeAll(async () => {
     })
   ).id;
   expect((await syncStore(core, storeId)).outcome).toBe('ok');
-  host = await startBrowserHost({ core, staticDir: RENDERER });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('request', (request) => {
-    if (!request.url().includes(`${CALL_PATH}/tests.list`)) return;
-    const body = JSON.parse(request.postData() ?? '{}') as {
-      limit?: number;
-      cursor?: string | null;
-    };
-    listCalls.push({ at: Date.now(), limit: body.limit ?? 0, cursor: body.cursor ?? null });
+  win = await openRenderer(core, {
+    beforeLoad: (page) => {
+      page.on('request', (request) => {
+        if (!request.url().includes(`${CALL_PATH}/tests.list`)) return;
+        const body = JSON.parse(request.postData() ?? '{}') as {
+          limit?: number;
+          cursor?: string | null;
+        };
+        listCalls.push({ at: Date.now(), limit: body.limit ?? 0, cursor: body.cursor ?? null });
+      });
+    },
   });
-  await page.goto(host.url);
+  page = win.page;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await win?.close();
   await core?.close();
   await served?.close().catch(() => undefined);
   data.remove();

@@ -1,22 +1,20 @@
 // The real renderer in Chromium, through the browser host and a real core: first run, the demo store,
 // adding a store served by the simulator over HTTP, browsing, detail and results, bad keys, and offline.
 // Every step saves a screenshot under test-results/screens/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium } from '../support/chromium';
+import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, tempDir } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const SCREENS = resolve('test-results/screens');
 const STORE_NAME = 'Acme Outdoor';
 const STORE_TESTS = 150;
@@ -40,13 +38,10 @@ const FOCUSED_TEST_ID = `document.activeElement?.getAttribute('data-testid') ?? 
 
 const data = tempDir('splitbook-e2e-');
 let core: Core;
-let host: BrowserHost;
 let simulator: Simulator;
 let served: ServedSimulator;
-let browser: Browser;
+let win: RendererWindow | undefined;
 let page: Page;
-/** Script errors and CSP violations the page reported; the run must end with none. */
-const pageErrors: string[] = [];
 
 async function screen(name: string) {
   await page.screenshot({ path: join(SCREENS, `${name}.png`) });
@@ -105,34 +100,21 @@ async function addStore(name: string, baseUrl: string, apiKey: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error(
-      'The renderer is not built: run `npx electron-vite build` (npm test does) before the e2e tests.',
-    );
-  }
   mkdirSync(SCREENS, { recursive: true });
   core = await startCore(data.path, { host: 'browser', demo: { tests: 120, seed: 11 } });
-  host = await startBrowserHost({ core, staticDir: RENDERER });
   simulator = createSimulator({
     seed: 5,
     stores: [{ name: STORE_NAME, tests: STORE_TESTS }],
     faults: { brokenTests: { count: BROKEN, ids: [], kind: 'wrong-type' } },
   });
   served = await serveSimulator(simulator);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    // Answers with an error status (a refused key, the API gone) are expected; script errors are not.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      pageErrors.push(message.text());
-  });
-  await page.goto(host.url);
+  // Answers with an error status (a refused key, the API gone) are expected; script errors are not.
+  win = await openRenderer(core, { consoleErrors: true });
+  page = win.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await win?.close();
   await core?.close();
   await served?.close().catch(() => undefined);
   data.remove();
@@ -412,6 +394,6 @@ describe('the renderer, end to end', { timeout: 120_000 }, () => {
   });
 
   it('ran without a script error or a CSP violation', () => {
-    expect(pageErrors).toEqual([]);
+    expect(win?.pageErrors).toEqual([]);
   });
 });

@@ -1,33 +1,30 @@
 // The review memory in the real renderer (Chromium, browser host, real core, simulator over HTTP): sync, change
 // things on the server, sync, see the changes, open one, write a note, mark reviewed; and the Portfolio view.
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium, screenshotsAtEverySize } from '../support/chromium';
+import { screenshotsAtEverySize } from '../support/chromium';
+import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const SCREENS = resolve('test-results/screens');
 const STORE = 'Acme Outdoor';
 
 const data = tempDir('splitbook-e2e-review-');
 let core: Core;
-let host: BrowserHost;
 let simulator: Simulator;
 let served: ServedSimulator;
-let browser: Browser;
+let win: RendererWindow | undefined;
 let page: Page;
 let storeId = '';
-const pageErrors: string[] = [];
 
 async function screens(name: string) {
   await screenshotsAtEverySize(page, SCREENS, `review-${name}`);
@@ -41,9 +38,6 @@ function openView(label: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error('The renderer is not built: run `npx electron-vite build` first.');
-  }
   mkdirSync(SCREENS, { recursive: true });
   simulator = createSimulator({ seed: 21, stores: [{ name: STORE, tests: 60 }] });
   served = await serveSimulator(simulator);
@@ -57,16 +51,12 @@ beforeAll(async () => {
     await core.services.stores.add({ name: STORE, baseUrl: served.url, apiKey, sessionOnly: false })
   ).id;
   expect((await syncStore(core, storeId)).outcome).toBe('ok');
-  host = await startBrowserHost({ core, staticDir: RENDERER });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(host.url);
+  win = await openRenderer(core);
+  page = win.page;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await win?.close();
   await core?.close();
   await served?.close().catch(() => undefined);
   data.remove();
@@ -121,7 +111,7 @@ describe('review in the window', { timeout: 90_000 }, () => {
     await page.getByTestId('mark-reviewed').click();
     await page.getByText('All reviewed').waitFor();
     await expect.poll(() => page.getByTestId('unreviewed').count()).toBe(0);
-    expect(pageErrors).toEqual([]);
+    expect(win?.pageErrors).toEqual([]);
   });
 
   it('shows the portfolio with the outcome definition, and a number opens the filtered list', async () => {
@@ -140,6 +130,6 @@ describe('review in the window', { timeout: 90_000 }, () => {
     await expect
       .poll(() => page.locator('.pane-header .count').textContent())
       .toMatch(new RegExp(`^\\s*${n} tests?`));
-    expect(pageErrors).toEqual([]);
+    expect(win?.pageErrors).toEqual([]);
   });
 });

@@ -1,34 +1,31 @@
 // Splitbook's check end to end in Chromium, through the browser host and a real core syncing the simulator
 // over HTTP: a test with a planted sample-ratio mismatch shows its alert in the list (column and "Has
 // alerts" filter) and on the Results tab. Saves screenshots of the tab at two sizes, light and dark.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
 } from '../../src/simulator';
-import { launchChromium, screenshotsAtEverySize } from '../support/chromium';
+import { screenshotsAtEverySize } from '../support/chromium';
+import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, tempDir } from '../support/core';
 
-const RENDERER = resolve('out/renderer');
 const SCREENS = resolve('test-results/screens');
 const STORE_NAME = 'Mismatch Outfitters';
 const SYNC_TIMEOUT = 90_000;
 
 const data = tempDir('splitbook-e2e-stats-');
 let core: Core;
-let host: BrowserHost;
 let simulator: Simulator;
 let served: ServedSimulator;
-let browser: Browser;
+let win: RendererWindow | undefined;
 let page: Page;
-const pageErrors: string[] = [];
 let planted: { id: string; title: string };
 
 function rows() {
@@ -36,14 +33,8 @@ function rows() {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error(
-      'The renderer is not built: run `npx electron-vite build` before the e2e tests.',
-    );
-  }
   mkdirSync(SCREENS, { recursive: true });
   core = await startCore(data.path, { host: 'browser' });
-  host = await startBrowserHost({ core, staticDir: RENDERER });
   simulator = createSimulator({ seed: 8, stores: [{ name: STORE_NAME, tests: 40 }] });
   // A completed test with plenty of visitors and a title no other title contains; its variant loses 25%.
   const tests = simulator.snapshot(STORE_NAME).tests;
@@ -58,19 +49,13 @@ beforeAll(async () => {
   planted = { id: found.id, title: found.title };
   simulator.plantSampleRatioMismatch(STORE_NAME, planted.id, 0.25);
   served = await serveSimulator(simulator);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      pageErrors.push(message.text());
-  });
-  await page.goto(host.url);
+  // Answers with an error status (a refused key, the API gone) are expected; script errors are not.
+  win = await openRenderer(core, { consoleErrors: true });
+  page = win.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await win?.close();
   await core?.close();
   await served?.close().catch(() => undefined);
   data.remove();
@@ -129,6 +114,6 @@ describe("Splitbook's check, end to end", { timeout: 120_000 }, () => {
   });
 
   it('ran without a script error or a CSP violation', () => {
-    expect(pageErrors).toEqual([]);
+    expect(win?.pageErrors).toEqual([]);
   });
 });

@@ -73,7 +73,11 @@ describe('syncs on the sync thread', () => {
     const finished = await new Promise<CoreEvent>((resolve) => {
       const seen = events.find((e) => e.name === 'sync.finished');
       if (seen) resolve(seen);
-      const off = core.subscribe((e) => e.name === 'sync.finished' && (off(), resolve(e)));
+      const off = core.subscribe((e) => {
+        if (e.name !== 'sync.finished') return;
+        off();
+        resolve(e);
+      });
     });
     expect(finished.name === 'sync.finished' && finished.payload.outcome).toBe('cancelled');
   });
@@ -132,7 +136,9 @@ describe('syncs on the sync thread', () => {
     await core.services.sync.start({ storeId: store.id });
     await new Promise<void>((resolve) => {
       const off = core.subscribe((e) => {
-        if (e.name === 'sync.progress' && e.payload.phase === 'results') (off(), resolve());
+        if (e.name !== 'sync.progress' || e.payload.phase !== 'results') return;
+        off();
+        resolve();
       });
     });
     await core.services.stores.remove({ storeId: store.id });

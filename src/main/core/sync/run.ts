@@ -7,7 +7,7 @@ import type { ApiClient } from '../api';
 import { clearSyncState, outboxRows, recordSyncOutcome, type Db } from '../db';
 import { classifyFailure } from './outcome';
 import { createProgressReporter, type ProgressReporter } from './progress';
-import type { PhaseContext, RunCounters } from './pull/context';
+import { noCounters, type PhaseContext, type RunCounters } from './pull/context';
 import { pullAudiences, pullCampaigns } from './pull/lists';
 import { pullResults } from './pull/results';
 import { pullTests } from './pull/tests';
@@ -141,14 +141,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   async function runStore(storeId: string, run: Omit<Running, 'done'>): Promise<SyncReport> {
     const startedAt = now();
-    const counters: RunCounters = {
-      requests: 0,
-      testsSeen: 0,
-      testsRemoved: 0,
-      resultsFetched: 0,
-      setAside: 0,
-      setAsideNotListed: 0,
-    };
+    const counters: RunCounters = noCounters();
     let outcome: SyncReport['outcome'] = 'ok';
     let problem: SyncReport['problem'] = null;
     let edits: SyncReport['edits'];
@@ -252,12 +245,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           storeId,
           startedAt,
           finishedAt: now(),
-          requests: 0,
-          testsSeen: 0,
-          testsRemoved: 0,
-          resultsFetched: 0,
-          setAside: 0,
-          setAsideNotListed: 0,
+          ...noCounters(),
           ...classifyFailure(error),
         }))
         .finally(() => running.delete(storeId))

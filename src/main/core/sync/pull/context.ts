@@ -13,6 +13,18 @@ export interface RunCounters {
   setAsideNotListed: number;
 }
 
+/** A run's counters before it has done anything (also those of a run that could not start). */
+export function noCounters(): RunCounters {
+  return {
+    requests: 0,
+    testsSeen: 0,
+    testsRemoved: 0,
+    resultsFetched: 0,
+    setAside: 0,
+    setAsideNotListed: 0,
+  };
+}
+
 /**
  * The most records one run of one store keeps in Sync issues. A server that sends a million bad
  * records must not grow the cache (or the Sync issues view) without bound: the rest are counted.

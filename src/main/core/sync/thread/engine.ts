@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { SyncProgress, SyncReport } from '../../../../shared/contract';
 import { appProblem, ProblemError, type Problem } from '../../../../shared/problem';
 import type { KeyRing } from '../../stores/keys';
+import { noCounters } from '../pull/context';
 import type { PushSummary } from '../push/push';
 import type { SyncEngine } from '../run';
 import type { FromThread, SyncThreadInit, SyncThreadOptions, ToThread } from './protocol';
@@ -44,19 +45,7 @@ export function createThreadedSyncEngine(deps: ThreadedSyncEngineDeps): SyncEngi
 
   function failedReport(storeId: string, problem: Problem): SyncReport {
     const at = now();
-    return {
-      storeId,
-      outcome: 'error',
-      startedAt: at,
-      finishedAt: at,
-      problem,
-      requests: 0,
-      testsSeen: 0,
-      testsRemoved: 0,
-      resultsFetched: 0,
-      setAside: 0,
-      setAsideNotListed: 0,
-    };
+    return { storeId, outcome: 'error', startedAt: at, finishedAt: at, problem, ...noCounters() };
   }
 
   function finish(report: SyncReport): void {
