@@ -5,15 +5,10 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
-import {
-  createSimulator,
-  serveSimulator,
-  type ServedSimulator,
-  type Simulator,
-} from '../../src/simulator';
+import type { ServedSimulator, Simulator } from '../../src/simulator';
 import { screenshotsAtEverySize } from '../support/chromium';
-import { openRenderer, type RendererWindow } from '../support/e2e';
-import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
+import { openRenderer, syncedStore, type RendererWindow } from '../support/e2e';
+import { tempDir } from '../support/core';
 
 const SCREENS = resolve('test-results/screens');
 const STORE = 'Acme Outdoor';
@@ -39,18 +34,11 @@ function openView(label: string) {
 
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
-  simulator = createSimulator({ seed: 21, stores: [{ name: STORE, tests: 60 }] });
-  served = await serveSimulator(simulator);
-  core = await startCore(data.path, {
-    host: 'browser',
-    secrets: testSecrets(),
-    clock: () => simulator.now(),
-  });
-  const apiKey = simulator.stores[0]?.apiKey ?? '';
-  storeId = (
-    await core.services.stores.add({ name: STORE, baseUrl: served.url, apiKey, sessionOnly: false })
-  ).id;
-  expect((await syncStore(core, storeId)).outcome).toBe('ok');
+  ({ simulator, served, core, storeId } = await syncedStore(data.path, {
+    name: STORE,
+    tests: 60,
+    seed: 21,
+  }));
   win = await openRenderer(core);
   page = win.page;
 }, 60_000);

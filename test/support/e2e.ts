@@ -3,13 +3,22 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { CoreDeps } from '../../src/main/core';
 import type { Core } from '../../src/main/core/types';
 import {
   startBrowserHost,
   type BrowserHost,
   type BrowserHostOptions,
 } from '../../src/main/hosts/browser/server';
+import {
+  createSimulator,
+  serveSimulator,
+  type ServedSimulator,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../src/simulator';
 import { launchChromium } from './chromium';
+import { startCore, syncStore, testSecrets } from './core';
 
 export const RENDERER = resolve('out/renderer');
 
@@ -83,4 +92,48 @@ export async function openRenderer(
   await options.beforeLoad?.(page);
   await page.goto(server.host.url);
   return { ...server, page, pageErrors };
+}
+
+/** One store served by the simulator over HTTP, added to a real core and synced once. */
+export interface SyncedStore {
+  simulator: Simulator;
+  served: ServedSimulator;
+  core: Core;
+  storeId: string;
+}
+
+export async function syncedStore(
+  dataDir: string,
+  options: {
+    name: string;
+    tests: number;
+    seed: number;
+    /** More simulator options (rate, faults). */
+    simulator?: Omit<SimulatorOptions, 'seed' | 'stores'>;
+    /** More core options (a recording fetch); the core's clock is the simulator's unless given. */
+    core?: Partial<CoreDeps>;
+  },
+): Promise<SyncedStore> {
+  const simulator = createSimulator({
+    seed: options.seed,
+    stores: [{ name: options.name, tests: options.tests }],
+    ...options.simulator,
+  });
+  const served = await serveSimulator(simulator);
+  const core = await startCore(dataDir, {
+    host: 'browser',
+    secrets: testSecrets(),
+    clock: () => simulator.now(),
+    ...options.core,
+  });
+  const apiKey = simulator.stores[0]?.apiKey ?? '';
+  const { id: storeId } = await core.services.stores.add({
+    name: options.name,
+    baseUrl: served.url,
+    apiKey,
+    sessionOnly: false,
+  });
+  const report = await syncStore(core, storeId);
+  if (report.outcome !== 'ok') throw new Error(`The first sync ended ${report.outcome}`);
+  return { simulator, served, core, storeId };
 }
