@@ -7,7 +7,7 @@ import { DATABASE_FILE } from '../../src/main/core/create-core';
 import { journalKey, openDatabase } from '../../src/main/core/db';
 import type { SecretStore } from '../../src/main/core/secrets';
 import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import { startCore, tempDir } from '../support/core';
+import { startCore, tempDir, testSecrets } from '../support/core';
 
 const sim = createSimulator({ seed: 3, stores: [{ name: 'Acme', tests: 5 }] });
 const apiKey = sim.stores[0]?.apiKey ?? '';
@@ -73,4 +73,28 @@ it('deletes, at start-up, a key an interrupted add left behind, and no other', a
   expect([...keychain.entries.keys()].sort()).toEqual(
     [kept.id, 'another-data-folders-store'].sort(),
   );
+});
+
+it('keeps the key of a store added right after start-up, while the clean-up runs', async () => {
+  // The real keychain (GNOME Keyring in the suite), slow to confirm a save, as one that asks the user
+  // first: the start-up clean-up of earlier orphans runs while the add's key is saved but its store
+  // row is not written yet. It once took that key for an orphan and deleted it (a CLI add-store).
+  const real = testSecrets();
+  const slowSave: SecretStore = {
+    ...real,
+    set: async (account, secret) => {
+      await real.set(account, secret);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    },
+  };
+  const core = await startCore(dir.path, { secrets: slowSave });
+  const added = await core.services.stores.add({
+    name: 'Acme',
+    baseUrl: served.url,
+    apiKey,
+    sessionOnly: false,
+  });
+  await core.close(); // waits for the clean-up
+  expect(await real.get(added.id)).toBe(apiKey);
+  await real.delete(added.id);
 });

@@ -10,7 +10,7 @@ import type {
 } from '../../shared/contract';
 import { PROBLEM_TYPES, ProblemError } from '../../shared/problem';
 import type { Core, CoreEventListener } from './types';
-import { backfillAlerts, openDatabase, type Db } from './db';
+import { backfillAlerts, openDatabase, orphanedKeyAccounts, type Db } from './db';
 import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
 import { replaceCache, salvageStores } from './rebuild';
 import { createMemorySecretStore, type SecretStore } from './secrets';
@@ -105,8 +105,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
   // The self-test first, then the clean-up of keys a failed add left behind: one keychain talk at a time.
   const keychain = deps.secrets.selfTest();
-  const keysCleaned =
-    cache.state === 'ok' ? keychain.then(() => cleanOrphanedKeys(db, keys)) : Promise.resolve(0);
+  // The orphans are the journal's entries at start-up, read now: an add made in this process journals
+  // its key before saving it, and must not be taken for an orphan while the clean-up waits for the
+  // keychain (it deleted the key just saved when a CLI add-store ran right after start).
+  const orphans = cache.state === 'ok' ? orphanedKeyAccounts(db) : [];
+  const keysCleaned = keychain.then(() => cleanOrphanedKeys(db, keys, orphans));
   let demo: DemoStore | null = null;
   const demoStore = () => (demo ??= createDemoStore({ clock, ...deps.demo }));
 

@@ -79,15 +79,25 @@ export function createKeychainSecretStore(
   const service = options.service ?? KEYCHAIN_SERVICE;
   const load = options.load ?? loadKeytar;
   let keytar: Promise<KeytarLike> | null = null;
+  /**
+   * One keychain talk at a time: a lookup made while the start-up self-test wrote and deleted its
+   * probe entry came back empty now and then (GNOME Keyring, a CLI sync right after start), which
+   * read as "no API key". Each call waits for the one before it.
+   */
+  let queue: Promise<unknown> = Promise.resolve();
 
-  async function withKeytar<T>(run: (k: KeytarLike) => Promise<T>): Promise<T> {
-    try {
-      keytar ??= load();
-      return await run(await keytar);
-    } catch (error) {
-      if (error instanceof ProblemError) throw error;
-      throw keychainProblem(error);
-    }
+  function withKeytar<T>(run: (k: KeytarLike) => Promise<T>): Promise<T> {
+    const next = queue.then(async () => {
+      try {
+        keytar ??= load();
+        return await run(await keytar);
+      } catch (error) {
+        if (error instanceof ProblemError) throw error;
+        throw keychainProblem(error);
+      }
+    });
+    queue = next.catch(() => undefined);
+    return next;
   }
 
   return {

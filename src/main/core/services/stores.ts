@@ -10,7 +10,6 @@ import {
   deleteStore,
   deleteStoreOutbox,
   journalKey,
-  orphanedKeyAccounts,
   getResourceSyncs,
   outboxCounts,
   readOnlyReason,
@@ -209,10 +208,14 @@ function stateOf(
  * writes). Only accounts in this data folder's journal are touched: another data folder's keys in
  * the same keychain service are never guessed at. Never throws: a locked keychain is tried next start.
  */
-export async function cleanOrphanedKeys(db: Db, keys: KeyRing): Promise<number> {
+export async function cleanOrphanedKeys(
+  db: Db,
+  keys: KeyRing,
+  accounts: readonly string[],
+): Promise<number> {
   let cleaned = 0;
   try {
-    for (const account of orphanedKeyAccounts(db)) {
+    for (const account of accounts) {
       await keys.forget(account, true);
       clearKeyJournal(db, account);
       cleaned += 1;
