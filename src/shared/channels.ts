@@ -38,6 +38,7 @@ export type MenuCommand = (typeof MENU_COMMANDS)[number];
 export const EVENT_NAMES = [
   'sync.progress',
   'sync.finished',
+  'sync.started',
   'stores.changed',
   'reports.progress',
   'edits.changed',

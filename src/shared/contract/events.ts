@@ -9,7 +9,12 @@ export const events = {
   'sync.progress': SyncProgress,
   /** A sync ended (whatever its outcome): the one event that says cached data and store state changed. */
   'sync.finished': SyncReport,
-  /** Stores were added, renamed, re-keyed, removed, or a sync started: the store list is stale. */
+  /**
+   * Syncs started (sync.start, sync.startAll): the stores show as syncing. No cached data changed
+   * yet, so views keep what they show until progress or the end of the run.
+   */
+  'sync.started': z.object({ storeIds: z.array(z.string()) }),
+  /** Stores were added, renamed, re-keyed or removed, or the cache was rebuilt: the store list is stale. */
   'stores.changed': z.object({}),
   /** An export moved on (throttled); the window shows it once an export takes over a second. */
   'reports.progress': ExportProgress,

@@ -12,25 +12,25 @@ export interface SyncServiceDeps {
 }
 
 export function createSyncService({ db, engine, stores, emit }: SyncServiceDeps): Services['sync'] {
-  const storesChanged = () => emit({ name: 'stores.changed', payload: {} });
+  const started = (storeIds: string[]) => emit({ name: 'sync.started', payload: { storeIds } });
   return {
     async start({ storeId }) {
       stores.row(storeId);
       if (engine.isRunning(storeId)) return { started: false };
       // engine.run never rejects (every failure is a report); the catch is the last fence of the process.
       engine.run(storeId).catch(logLost);
-      storesChanged();
+      started([storeId]);
       return { started: true };
     },
     async startAll() {
-      const started: string[] = [];
+      const ids: string[] = [];
       for (const row of stores.rows()) {
         if (engine.isRunning(row.id)) continue;
         engine.run(row.id).catch(logLost);
-        started.push(row.id);
+        ids.push(row.id);
       }
-      if (started.length > 0) storesChanged();
-      return { started };
+      if (ids.length > 0) started(ids);
+      return { started: ids };
     },
     async cancel({ storeId }) {
       return { cancelled: engine.cancel(storeId) };

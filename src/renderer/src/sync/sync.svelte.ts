@@ -55,6 +55,8 @@ export function followSyncEvents(): () => void {
       void stores.refresh();
       dataVersion.bump();
     }),
+    // A run started: the store list shows it; the data has not changed yet (progress refreshes it).
+    bridge.on('sync.started', () => void stores.refresh()),
     bridge.on('stores.changed', () => {
       void stores.refresh();
       dataVersion.bump();
