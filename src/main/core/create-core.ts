@@ -138,16 +138,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           clientFor: stores.clientFor,
           clock,
           onProgress,
-          onFinished: (report) => {
-            try {
-              stores.rememberRate(report.storeId);
-            } catch (error) {
-              // Only a head start for the next run is lost; the report still goes out.
-              console.error('[splitbook] could not keep the learnt request rate:', error);
-            }
-            finished(report);
-          },
+          onFinished: finished,
           onEditsChanged,
+          rememberRate: stores.rememberRate,
         });
     const changed = () => emit({ name: 'stores.changed', payload: {} });
     const services: Services = {

@@ -29,6 +29,8 @@ export interface SyncEngineDeps {
   lock?: StoreLocks;
   /** The outbox of a store changed (an edit sent, refused or held as a conflict). */
   onEditsChanged?(storeId: string): void;
+  /** Keeps the pace the store's limiter learnt, so the next run starts there; called as a run ends. */
+  rememberRate?(storeId: string): void;
 }
 
 export interface SyncEngine {
@@ -250,6 +252,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         }))
         .finally(() => running.delete(storeId))
         .then((report) => {
+          try {
+            deps.rememberRate?.(report.storeId);
+          } catch (error) {
+            // Only a head start for the next run is lost; the report still goes out.
+            console.error('[splitbook] could not keep the learnt request rate:', error);
+          }
           try {
             deps.onFinished(report);
           } catch (error) {

@@ -55,15 +55,9 @@ function start(): { db: Db; engine: SyncEngine } | null {
     perPage: init.perPage,
     resultsConcurrency: init.resultsConcurrency,
     onProgress: (progress) => post({ type: 'progress', progress }),
-    onFinished: (report) => {
-      try {
-        stores.rememberRate(report.storeId);
-      } catch (error) {
-        console.error('[splitbook] could not keep the learnt request rate:', error);
-      }
-      post({ type: 'finished', report });
-    },
+    onFinished: (report) => post({ type: 'finished', report }),
     onEditsChanged: (storeId) => post({ type: 'editsChanged', storeId }),
+    rememberRate: stores.rememberRate,
   });
   return { db, engine };
 }
