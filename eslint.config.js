@@ -15,6 +15,7 @@ const pkg = (...names) => names.map((name) => `package:${name}`);
 const NUMERICS = pkg(
   '@stdlib/math-base-special-betaln',
   '@stdlib/math-base-special-digamma',
+  '@stdlib/math-base-special-erfc',
   '@stdlib/math-base-special-trigamma',
   '@stdlib/stats-base-dists-chisquare-cdf',
   '@stdlib/stats-base-dists-normal-quantile',

@@ -3,6 +3,7 @@ import type { SideStatistics, Test, TestResults } from '../../api';
 import type { Day } from './daily';
 import { dateOfDayNumber, dayNumberOf, dayNumberOfTimestamp, DAY_MS } from './daily';
 import type { Alert, BinaryMetricAnalysis, SrmAnalysis } from './schemas';
+import { fitsOf, RATE_NAMES, RATE_READINGS } from '../decisions/rate-readings';
 
 /** A 'significant' call needs at least this many days of data… */
 export const EARLY_MIN_DAYS = 3;
@@ -212,7 +213,11 @@ export function probabilitiesSum({ results }: AlertInput): Alert[] {
   ];
 }
 
-/** Counts that cannot all be true, and rates that do not match their counts (definitions in metrics.ts). */
+/**
+ * Counts that cannot all be true under any reading, and rates that match their counts under no reading
+ * Splitbook knows (decisions/rate-readings.ts: the API defines no rate, so a store whose rates fit some
+ * reading is consistent). More clicks than visitors is no contradiction: a store may count clicks per visitor.
+ */
 export function contradictoryCounts({ results }: AlertInput): Alert[] {
   const alerts: Alert[] = [];
   for (const sideName of ['control', 'variant'] as const) {
@@ -220,27 +225,19 @@ export function contradictoryCounts({ results }: AlertInput): Alert[] {
     const problems: string[] = [];
     if (side.conversions > side.visitors) problems.push(`more conversions (${side.conversions}) than visitors (${side.visitors})`);
     if (side.carts > side.visitors) problems.push(`more carts (${side.carts}) than visitors (${side.visitors})`);
-    if (side.clicks > side.visitors) {
-      problems.push(`more clicks (${side.clicks}) than visitors (${side.visitors}), so the click rate cannot be analysed as a share of visitors`);
+    for (const rate of RATE_NAMES) {
+      if (side[rate] === 0 && RATE_READINGS[rate].every((reading) => side[reading.numerator] === 0)) continue;
+      if (fitsOf(side, rate).length > 0) continue;
+      problems.push(`${rate.toUpperCase()} is ${Number(side[rate].toPrecision(4))}, which fits none of its readings (${RATE_READINGS[rate].map((r) => r.label).join(', ')}; as a percent or a fraction)`);
     }
     const ratio = (num: number, den: number): number => (den > 0 ? num / den : 0);
-    // [name, as sent, from the counts, whether the rate is a share]: the API does not state whether a
-    // share is sent as a percent or a fraction, so either reading of a share that matches is no contradiction.
-    const rates: [string, number, number, boolean][] = [
-      ['cvr', side.cvr, ratio(side.conversions, side.visitors), true],
-      ['cnv', side.cnv, ratio(side.conversions, side.visits), true],
-      ['acr', side.acr, ratio(side.carts, side.visitors), true],
-      ['ctr', side.ctr, ratio(side.clicks, side.visits), true],
-      ['aov', side.aov, ratio(side.revenue, side.orders), false],
-      ['rpv', side.rpv, ratio(side.revenue, side.visitors), false],
+    const money: [string, number, number][] = [
+      ['aov', side.aov, ratio(side.revenue, side.orders)],
+      ['rpv', side.rpv, ratio(side.revenue, side.visitors)],
     ];
-    const matches = (reported: number, expected: number): boolean =>
-      Math.abs(reported - expected) <= RATE_ABSOLUTE_TOLERANCE + RATE_RELATIVE_TOLERANCE * Math.abs(expected);
-    for (const [name, reported, fromCounts, share] of rates) {
-      const readings = share ? [fromCounts * 100, fromCounts] : [fromCounts];
-      if (readings.some((expected) => matches(reported, expected))) continue;
-      const expected = readings.map((value) => Number(value.toPrecision(4))).join(share ? ' (as a percent) or ' : '');
-      problems.push(`${name.toUpperCase()} is ${Number(reported.toPrecision(4))} but its counts give ${expected}${share ? ' (as a fraction)' : ''}`);
+    for (const [name, reported, fromCounts] of money) {
+      if (Math.abs(reported - fromCounts) <= RATE_ABSOLUTE_TOLERANCE + RATE_RELATIVE_TOLERANCE * Math.abs(fromCounts)) continue;
+      problems.push(`${name.toUpperCase()} is ${Number(reported.toPrecision(4))} but its counts give ${Number(fromCounts.toPrecision(4))}`);
     }
     if (problems.length > 0) {
       alerts.push({

@@ -1,0 +1,169 @@
+// zod schemas of decisions: the settings a call is made with, and the call itself with every figure
+// it used. The single source of their types, ready for the bridge, the cache and the reports.
+import { z } from 'zod';
+import { GoalRate } from '../statistics/schemas';
+
+/** The stable values of a call, as the CSV's `decision` column and the CLI's --json print them. */
+export const DECISION_CALLS = [
+  'ship',
+  'keep_control',
+  'no_difference',
+  'keep_running',
+  'cannot_conclude',
+  'check_data',
+] as const;
+export const DecisionCall = z.enum(DECISION_CALLS);
+export type DecisionCall = z.infer<typeof DecisionCall>;
+
+/** The calls that need the consultant now (everything but "keep running"). */
+export const CALLS_NEEDING_ACTION: readonly DecisionCall[] = [
+  'ship',
+  'keep_control',
+  'no_difference',
+  'cannot_conclude',
+  'check_data',
+];
+
+/** Each call in words a client understands. */
+export const CALL_WORDS: Record<DecisionCall, string> = {
+  ship: 'Ship the variant',
+  keep_control: 'Keep the control',
+  no_difference: 'No meaningful difference',
+  keep_running: 'Keep running',
+  cannot_conclude: 'Cannot conclude at this traffic',
+  check_data: 'Check the data first',
+};
+
+export const DecisionSettings = z.object({
+  /** The credibility a side must win with: the error budget is 1 − this, two-sided. */
+  credibility: z.number().min(0.8).max(0.999),
+  /** The smallest relative lift worth acting on (0.05 = ±5%). */
+  minEffect: z.number().min(0.005).max(0.5),
+  /** No call before this many days of data (whole weeks smooth out weekdays). */
+  minRuntimeDays: z.number().int().min(1).max(60),
+  /** No call before each side has this many of the goal's events (conversions, carts, clicks or orders). */
+  minConversions: z.number().int().min(0).max(100_000),
+  /** A call that would take longer than this from the start is "cannot conclude". */
+  longestWaitDays: z.number().int().min(7).max(365),
+  /** A test's planned length when it has no automaticallyEndAt. */
+  plannedDays: z.number().int().min(7).max(365),
+});
+export type DecisionSettings = z.infer<typeof DecisionSettings>;
+
+export const DEFAULT_DECISION_SETTINGS: DecisionSettings = {
+  credibility: 0.95,
+  minEffect: 0.05,
+  minRuntimeDays: 7,
+  minConversions: 100,
+  longestWaitDays: 90,
+  plannedDays: 28,
+};
+
+/** A change of some decision settings; `null` clears a per-store override. */
+export const DecisionSettingsPatch = DecisionSettings.partial().strict();
+export type DecisionSettingsPatch = z.infer<typeof DecisionSettingsPatch>;
+
+/** Where a test's planned length comes from. */
+export const PlanSource = z.enum(['automatically-end-at', 'test', 'store', 'setting']);
+export type PlanSource = z.infer<typeof PlanSource>;
+
+export const DecisionPlan = z.object({
+  plannedDays: z.number().int(),
+  source: PlanSource,
+  /** 'YYYY-MM-DD' of the planned last day. */
+  endDate: z.string().nullable(),
+  /** Days the plan would need to detect the minimum effect with 80% power at the test's traffic, when known. */
+  neededDays: z.number().nullable(),
+  tooShort: z.boolean(),
+});
+export type DecisionPlan = z.infer<typeof DecisionPlan>;
+
+export const GuardId = z.enum(['runtime', 'events', 'sample-ratio', 'counts', 'daily-totals']);
+export const Guard = z.object({
+  id: GuardId,
+  ok: z.boolean(),
+  /** "7 of 7 days", "1,204 and 1,353 conversions (100 needed)". */
+  text: z.string(),
+});
+export type Guard = z.infer<typeof Guard>;
+
+/** Splitbook's figures of the goal metric from the sides' totals: the list's Lift and P(win). */
+export const GoalFigures = z.object({
+  metric: GoalRate,
+  control: z.number().nullable(),
+  variant: z.number().nullable(),
+  /** Relative lift, fraction. */
+  lift: z.number().nullable(),
+  /** 95% interval of the lift (credible for rates; approximate for revenue). */
+  liftLow: z.number().nullable(),
+  liftHigh: z.number().nullable(),
+  /** P(variant beats control) on the goal. */
+  pWin: z.number().nullable(),
+  /** True for revenue goals: a normal approximation on day-to-day spread (see REVENUE_DECISION_MODEL). */
+  approximate: z.boolean(),
+});
+export type GoalFigures = z.infer<typeof GoalFigures>;
+
+export const DecisionMethod = z.enum(['group-sequential', 'always-valid', 'none']);
+export type DecisionMethod = z.infer<typeof DecisionMethod>;
+
+/** The statistic and boundary of the look that made (or last checked) the call. */
+export const DecisionLook = z.object({
+  /** Day of the test the look is at (1 = the start day), and its date. */
+  day: z.number().int(),
+  date: z.string(),
+  /** Relative lift and its interval at that look, valid under daily checks. Fractions. */
+  lift: z.number(),
+  low: z.number(),
+  high: z.number(),
+  z: z.number(),
+  /** |z| needed at that look; null when no budget was left to spend there. */
+  boundary: z.number().nullable(),
+  infoFraction: z.number(),
+  /** Error budget spent through that look, and the whole budget. */
+  spent: z.number(),
+  alpha: z.number(),
+  controlEvents: z.number(),
+  variantEvents: z.number(),
+  controlVisitors: z.number(),
+  variantVisitors: z.number(),
+});
+export type DecisionLook = z.infer<typeof DecisionLook>;
+
+export const Decision = z.object({
+  call: DecisionCall,
+  /** The call in words: "Ship the variant", "Keep running, about 9 days". */
+  words: z.string(),
+  /** One line of why, with the figures. */
+  reason: z.string(),
+  /** For keep_running and cannot_conclude: days until a call is expected (or the plan ends). */
+  daysToDecision: z.number().int().nullable(),
+  /** 'YYYY-MM-DD' of that expected call. */
+  decisionDate: z.string().nullable(),
+  method: DecisionMethod,
+  /** One line naming the figures and settings the call used. */
+  basis: z.string(),
+  guards: z.array(Guard),
+  look: DecisionLook.nullable(),
+  plan: DecisionPlan.nullable(),
+  goal: GoalFigures.nullable(),
+  settings: DecisionSettings,
+  /** The version of the rules that made the call: a change recomputes cached calls. */
+  version: z.number().int(),
+});
+export type Decision = z.infer<typeof Decision>;
+
+/** A plan for a test not launched yet: how long it needs at the store's traffic. */
+export const PlannerEstimate = z.object({
+  metric: GoalRate,
+  /** The goal's baseline (control) value at the store: a rate (fraction) or money. */
+  baseline: z.number(),
+  /** Visitors a day a test at this store gets (both sides), from the last 28 days. */
+  dailyVisitors: z.number(),
+  minEffect: z.number(),
+  /** Days needed to detect the minimum effect with 80% power; null when the store has no traffic to go by. */
+  days: z.number().nullable(),
+  text: z.string(),
+  basis: z.string(),
+});
+export type PlannerEstimate = z.infer<typeof PlannerEstimate>;

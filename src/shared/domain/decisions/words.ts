@@ -1,0 +1,48 @@
+// How a decision's figures read in its sentences: one fixed style (en-US digits, a real minus sign),
+// so a reason reads the same in the window, the CLI and the CSV.
+import { METRICS } from '../metrics';
+import type { GoalMetric } from './estimates';
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** 1204 → "1,204". */
+export function count(n: number): string {
+  return integer.format(Math.round(n));
+}
+
+/** A fraction as a signed percent: 0.124 → "+12.4%", −0.021 → "−2.1%". */
+export function signedPercent(x: number, digits = 1): string {
+  const rounded = Math.abs(x * 100).toFixed(digits);
+  const zero = Number(rounded) === 0;
+  return `${zero ? '' : x > 0 ? '+' : '−'}${rounded}%`;
+}
+
+/** A probability as a percent without sign: 0.998 → "99.8%" (never "100%" unless it is). */
+export function probability(p: number): string {
+  if (p > 0.999 && p < 1) return '>99.9%';
+  if (p < 0.001 && p > 0) return '<0.1%';
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+/** A setting's percent: 0.95 → "95%", 0.975 → "97.5%". */
+export function plainPercent(x: number): string {
+  return `${Number((x * 100).toFixed(1))}%`;
+}
+
+/** The goal metric in a sentence: "conversion rate". */
+export function metricWords(metric: GoalMetric): string {
+  return (METRICS.find((m) => m.rate === metric)?.label ?? metric).toLowerCase();
+}
+
+/** "about 3 days", "about 2 weeks", "about 4 months": never more precise than a projection is. */
+export function aboutDays(days: number): string {
+  if (days <= 1) return 'about a day';
+  if (days <= 13) return `about ${Math.round(days)} days`;
+  if (days <= 62) return `about ${Math.round(days / 7)} weeks`;
+  return `about ${Math.round(days / 30.4)} months`;
+}
+
+/** "1 day", "24 days". */
+export function days(n: number): string {
+  return `${n} day${n === 1 ? '' : 's'}`;
+}
