@@ -75,6 +75,11 @@ export type DecisionInput = {
   settings: DecisionSettings;
   /** Where settings.plannedDays came from when the test has no automaticallyEndAt. */
   planSource?: Exclude<PlanSource, 'automatically-end-at'>;
+  /**
+   * A planned length changed after the test had data: from `date` ('YYYY-MM-DD') on, the old plan's
+   * spending stops and only an always-valid check on the budget left can make a call.
+   */
+  planChange?: { date: string; previousDays: number } | null;
 };
 
 type Look = {
@@ -620,6 +625,8 @@ function planDetails(plan: { days: number; source: PlanSource }, startDay: numbe
     endDate: startDay === null ? null : dateOfDayNumber(startDay + plan.days - 1),
     neededDays,
     tooShort: neededDays !== null && neededDays > plan.days,
+    changedOn: null,
+    previousDays: null,
   };
 }
 

@@ -75,6 +75,9 @@ export const DecisionPlan = z.object({
   /** Days the plan would need to detect the minimum effect with 80% power at the test's traffic, when known. */
   neededDays: z.number().nullable(),
   tooShort: z.boolean(),
+  /** 'YYYY-MM-DD' from which a plan changed after the test had data applies, and the plan before it. */
+  changedOn: z.string().nullable(),
+  previousDays: z.number().int().nullable(),
 });
 export type DecisionPlan = z.infer<typeof DecisionPlan>;
 
