@@ -23,7 +23,7 @@ import type { Test, TestResults } from '../../api';
 import { isEnded } from '../lifecycle';
 import { metricOfGoal } from '../metrics';
 import { analyseBinary } from '../statistics/binary';
-import { dailySeries, dateOfDayNumber, dayNumberOfTimestamp, DAY_MS, type Day } from '../statistics/daily';
+import { dailySeries, dateOfDayNumber, dayNumberOf, dayNumberOfTimestamp, DAY_MS, type Day } from '../statistics/daily';
 import { dailyTotalsMismatch } from '../statistics/alerts';
 import { sampleRatioTest } from '../statistics/srm';
 import {
@@ -92,7 +92,19 @@ type Look = {
   boundary: number;
   infoFraction: number;
   spent: number;
+  /** How the look was judged: the group sequential boundary, or (after a plan change) the always-valid one. */
+  method: 'group-sequential' | 'always-valid';
 };
+
+/**
+ * The |z| an always-valid check needs on the budget `left`: the normal-mixture sequence, tuned to be
+ * tightest at the information the plan expects by its end (visitors so far → planned visitors).
+ */
+function alwaysValidBoundary(variance: number, visitors: number, plannedVisitors: number, left: number): number {
+  if (!(left > 1e-9)) return Infinity;
+  const tau2 = mixtureTuning(variance * (visitors / Math.max(plannedVisitors, visitors)), left);
+  return mixtureHalfWidth(variance, tau2, left) / Math.sqrt(variance);
+}
 
 /** The final boundary of a plan with daily looks from the minimum runtime, by (plan, first look, α). */
 const finalBoundaries = new Map<string, number>();
@@ -360,6 +372,7 @@ export function decideTest(input: DecisionInput): Decision | null {
   let crossing: Look | null = null;
   let lastFiniteBoundary = Infinity;
   let lastDay = 0;
+  const changeDay = input.planChange ? dayNumberOf(input.planChange.date) : null;
   for (let k = 0; k < days.length; k++) {
     const day = days[k];
     if (day === undefined) continue;
@@ -376,13 +389,22 @@ export function decideTest(input: DecisionInput): Decision | null {
     if (estimate === null || !(estimate.variance > 0)) continue;
     const visitors = control.visitors + variant.visitors;
     const recent = recentDailyVisitors(seen);
-    const infoFraction = dayIndex >= plannedDays ? 1 : visitors / (visitors + recent * (plannedDays - dayIndex));
-    const boundary = walk.look(1 / estimate.variance, obrienFlemingSpent(infoFraction, alpha));
     const z = estimate.theta / Math.sqrt(estimate.variance);
-    const look: Look = { day: dayIndex, dayNumber: day.dayNumber, control, variant, estimate, z, boundary, infoFraction, spent: walk.spent };
-    if (Number.isFinite(boundary)) lastFiniteBoundary = boundary;
+    let look: Look;
+    if (changeDay !== null && day.dayNumber >= changeDay) {
+      // The plan changed after the data was seen: its spending stops; what is left is spent always-valid.
+      const planned = visitors + recent * Math.max(0, plannedDays - dayIndex);
+      const boundary = alwaysValidBoundary(estimate.variance, visitors, planned, alpha - walk.spent);
+      look = { day: dayIndex, dayNumber: day.dayNumber, control, variant, estimate, z, boundary, infoFraction: visitors / Math.max(planned, visitors), spent: walk.spent, method: 'always-valid' };
+    } else {
+      const spendOver = changeDay !== null && input.planChange ? input.planChange.previousDays : plannedDays;
+      const infoFraction = dayIndex >= spendOver ? 1 : visitors / (visitors + recent * (spendOver - dayIndex));
+      const boundary = walk.look(1 / estimate.variance, obrienFlemingSpent(infoFraction, alpha));
+      look = { day: dayIndex, dayNumber: day.dayNumber, control, variant, estimate, z, boundary, infoFraction, spent: walk.spent, method: 'group-sequential' };
+    }
+    if (Number.isFinite(look.boundary)) lastFiniteBoundary = look.boundary;
     lastLook = look;
-    if (Math.abs(z) >= boundary) {
+    if (Math.abs(z) >= look.boundary) {
       crossing = look;
       break;
     }
@@ -405,7 +427,7 @@ export function decideTest(input: DecisionInput): Decision | null {
   const describe = (look: Look, method: DecisionMethod, interval: { low: number; high: number }): string => {
     const methodText =
       method === 'always-valid'
-        ? `Always-valid interval (normal mixture) on the ${plainPercent(alpha - look.spent)} of budget left`
+        ? `Always-valid interval (normal mixture) on the ${plainPercent(alpha - look.spent)} of budget left${input.planChange ? ` since the plan changed on ${input.planChange.date}` : ''}`
         : `Group sequential test (O'Brien–Fleming spending), look on day ${look.day}${planText}, |z| ${Math.abs(look.z).toFixed(2)} against ${Number.isFinite(look.boundary) ? look.boundary.toFixed(2) : 'no budget left'}, ${plainPercent(look.spent)} of ${plainPercent(alpha)} spent`;
     return (
       `${methodText}; ${metricWords(metric)} from ${count(eventsOf(look.control, metric))} / ${count(look.control.visitors)} vs ` +
@@ -421,7 +443,14 @@ export function decideTest(input: DecisionInput): Decision | null {
     `${count(eventsOf(look.control, metric))} vs ${count(eventsOf(look.variant, metric))} ${events}` +
     (goal?.approximate && (metric === 'rpv' || metric === 'aov') ? ' (approximate)' : '');
 
-  const planDetailsNow = plan === null ? null : planDetails(plan, startDay, neededDaysFor(lastLook, neededInfo, seen, lastDay));
+  const planDetailsNow =
+    plan === null
+      ? null
+      : {
+          ...planDetails(plan, startDay, neededDaysFor(lastLook, neededInfo, seen, lastDay)),
+          changedOn: input.planChange?.date ?? null,
+          previousDays: input.planChange?.previousDays ?? null,
+        };
 
   const settled = (call: DecisionCall, look: Look, method: DecisionMethod, interval: { low: number; high: number }, extra = ''): Decision => {
     const decisionLook = lookOf(look, alpha, Number.isFinite(look.boundary) ? look.boundary : lastFiniteBoundary);
@@ -453,7 +482,7 @@ export function decideTest(input: DecisionInput): Decision | null {
 
   if (crossing !== null) {
     const interval = rci(crossing, crossing.boundary);
-    return settled(crossing.z > 0 ? 'ship' : 'keep_control', crossing, 'group-sequential', interval);
+    return settled(crossing.z > 0 ? 'ship' : 'keep_control', crossing, crossing.method, interval);
   }
 
   const withinEffect = (interval: { low: number; high: number }) => interval.low > -settings.minEffect && interval.high < settings.minEffect;
@@ -461,13 +490,13 @@ export function decideTest(input: DecisionInput): Decision | null {
   if (lastLook !== null) {
     const interval = rci(lastLook, lastFiniteBoundary);
     if (withinEffect(interval)) {
-      return settled('no_difference', lastLook, 'group-sequential', interval, `: the interval lies within ±${plainPercent(settings.minEffect)}`);
+      return settled('no_difference', lastLook, lastLook.method, interval, `: the interval lies within ±${plainPercent(settings.minEffect)}`);
     }
     if (1 / lastLook.estimate.variance >= neededInfo) {
       return settled(
         'no_difference',
         lastLook,
-        'group-sequential',
+        lastLook.method,
         interval,
         `: the test has the sample to detect ±${plainPercent(settings.minEffect)} with ${plainPercent(TARGET_POWER)} power, and neither side won`,
       );
@@ -478,12 +507,11 @@ export function decideTest(input: DecisionInput): Decision | null {
   const pastPlan = lastDay >= plannedDays;
 
   // 5. An ended test that stopped before its plan: one always-valid check on the budget left.
-  if (over && !pastPlan && lastLook !== null) {
+  if (over && !pastPlan && lastLook !== null && lastLook.method === 'group-sequential') {
     const left = alpha - lastLook.spent;
     const visitors = lastLook.control.visitors + lastLook.variant.visitors;
     const plannedVisitors = visitors + recentDailyVisitors(seen) * Math.max(0, plannedDays - lastLook.day);
-    const tau2 = mixtureTuning(lastLook.estimate.variance * (visitors / Math.max(plannedVisitors, visitors)), left);
-    const half = mixtureHalfWidth(lastLook.estimate.variance, tau2, left);
+    const half = alwaysValidBoundary(lastLook.estimate.variance, visitors, plannedVisitors, left) * Math.sqrt(lastLook.estimate.variance);
     const interval = { low: Math.expm1(lastLook.estimate.theta - half), high: Math.expm1(lastLook.estimate.theta + half) };
     if (left > 1e-9 && Math.abs(lastLook.estimate.theta) >= half) {
       return settled(lastLook.estimate.theta > 0 ? 'ship' : 'keep_control', lastLook, 'always-valid', interval, ', the test ended before its plan');

@@ -69,9 +69,14 @@ export class SequentialBoundaries {
   private points: Float64Array = new Float64Array(0);
   private mass: Float64Array = new Float64Array(0);
   private looks = 0;
+  private lastBoundary = Infinity;
 
-  constructor(alpha: number) {
+  /** Points of each look's grid (odd); the default is checked against a 401-point grid in the tests. */
+  private readonly gridPoints: number;
+
+  constructor(alpha: number, gridPoints = GRID_POINTS) {
     this.alpha = alpha;
+    this.gridPoints = gridPoints % 2 === 1 ? gridPoints : gridPoints + 1;
   }
 
   /** The budget spent through the last look (0..alpha). */
@@ -81,12 +86,13 @@ export class SequentialBoundaries {
 
   /** A copy to project from without changing this one. */
   clone(): SequentialBoundaries {
-    const copy = new SequentialBoundaries(this.alpha);
+    const copy = new SequentialBoundaries(this.alpha, this.gridPoints);
     copy.info = this.info;
     copy.spentSoFar = this.spentSoFar;
     copy.points = this.points;
     copy.mass = this.mass;
     copy.looks = this.looks;
+    copy.lastBoundary = this.lastBoundary;
     return copy;
   }
 
@@ -105,6 +111,7 @@ export class SequentialBoundaries {
       const b = Number.isFinite(c) ? c * sqrtInfo : 9 * sqrtInfo;
       this.setGrid(b, (s) => normalDensity(s / sqrtInfo) / sqrtInfo);
       this.finish(info, increment > NO_BUDGET ? target : this.spentSoFar);
+      if (Number.isFinite(c)) this.lastBoundary = c;
       return c;
     }
     const sd = Math.sqrt(info - this.info);
@@ -127,6 +134,7 @@ export class SequentialBoundaries {
       return sum / (sd * SQRT_2PI);
     });
     this.finish(info, increment > NO_BUDGET ? target : this.spentSoFar);
+    if (Number.isFinite(c)) this.lastBoundary = c;
     return c;
   }
 
@@ -138,7 +146,7 @@ export class SequentialBoundaries {
 
   /** Simpson grid on [−b, b]; the density is symmetric, so half of it is computed. */
   private setGrid(b: number, density: (s: number) => number): void {
-    const n = GRID_POINTS;
+    const n = this.gridPoints;
     const h = (2 * b) / (n - 1);
     const points = new Float64Array(n);
     const mass = new Float64Array(n);
@@ -166,26 +174,30 @@ export class SequentialBoundaries {
       let slope = 0;
       for (let j = 0; j < points.length; j++) {
         const z = (b - (points[j] ?? 0)) / sd;
+        // Beyond 8.5 sd the tail (< 1e-17) is nothing next to any budget worth spending.
+        if (z > 8.5) continue;
         const m = mass[j] ?? 0;
         value += m * normalTail(z);
         slope -= m * normalDensity(z);
       }
       return { value: 2 * value, slope: (2 * slope) / sd };
     };
-    // Bracket: the boundary without earlier looks is a lower bound in practice; widen until it holds.
+    // Boundaries move smoothly from look to look: the last one is a close first guess. Newton steps,
+    // kept inside the bracket the iterations have found (bisection when a step leaves it).
     let low = 0;
-    let high = Math.max(upperQuantile(Math.min(increment, 0.5) / 2), 1) * sqrtInfo;
-    while (crossing(high).value > increment && high < 60 * sqrtInfo) high *= 1.5;
-    let b = Math.min(high, upperQuantile(Math.min(increment, 0.5) / 2) * sqrtInfo);
-    for (let iteration = 0; iteration < 60; iteration++) {
+    let high = Infinity;
+    let b = Number.isFinite(this.lastBoundary)
+      ? this.lastBoundary * sqrtInfo
+      : upperQuantile(Math.min(increment, 0.5) / 2) * sqrtInfo;
+    for (let iteration = 0; iteration < 80; iteration++) {
       const { value, slope } = crossing(b);
       const error = value - increment;
-      if (Math.abs(error) <= increment * 1e-9) break;
+      if (Math.abs(error) <= increment * 1e-7) break;
       if (error > 0) low = b;
       else high = b;
       let next = slope < 0 ? b - error / slope : Number.NaN;
-      if (!(next > low && next < high)) next = (low + high) / 2;
-      if (Math.abs(next - b) <= 1e-12 * sqrtInfo) {
+      if (!(next > low && next < high)) next = Number.isFinite(high) ? (low + high) / 2 : b * 1.5 + sd;
+      if (Math.abs(next - b) <= 1e-10 * sqrtInfo) {
         b = next;
         break;
       }
