@@ -447,7 +447,7 @@ export function decideTest(input: DecisionInput): Decision | null {
     plan === null
       ? null
       : {
-          ...planDetails(plan, startDay, neededDaysFor(lastLook, neededInfo, seen, lastDay)),
+          ...planDetails(plan, startDay, neededDaysFor(lastLook, neededInfo, seen, lastDay, metric, control, variant, settings)),
           changedOn: input.planChange?.date ?? null,
           previousDays: input.planChange?.previousDays ?? null,
         };
@@ -513,15 +513,16 @@ export function decideTest(input: DecisionInput): Decision | null {
     const plannedVisitors = visitors + recentDailyVisitors(seen) * Math.max(0, plannedDays - lastLook.day);
     const half = alwaysValidBoundary(lastLook.estimate.variance, visitors, plannedVisitors, left) * Math.sqrt(lastLook.estimate.variance);
     const interval = { low: Math.expm1(lastLook.estimate.theta - half), high: Math.expm1(lastLook.estimate.theta + half) };
+    const checked: Look = { ...lastLook, boundary: half / Math.sqrt(lastLook.estimate.variance), method: 'always-valid' };
     if (left > 1e-9 && Math.abs(lastLook.estimate.theta) >= half) {
-      return settled(lastLook.estimate.theta > 0 ? 'ship' : 'keep_control', lastLook, 'always-valid', interval, ', the test ended before its plan');
+      return settled(lastLook.estimate.theta > 0 ? 'ship' : 'keep_control', checked, 'always-valid', interval, ', the test ended before its plan');
     }
     if (left > 1e-9 && withinEffect(interval)) {
-      return settled('no_difference', lastLook, 'always-valid', interval, `: the interval lies within ±${plainPercent(settings.minEffect)}`);
+      return settled('no_difference', checked, 'always-valid', interval, `: the interval lies within ±${plainPercent(settings.minEffect)}`);
     }
   }
 
-  const neededDays = neededDaysFor(lastLook, neededInfo, seen, lastDay);
+  const neededDays = neededDaysFor(lastLook, neededInfo, seen, lastDay, metric, control, variant, settings);
   const detectText =
     neededDays === null
       ? ''
@@ -566,7 +567,7 @@ export function decideTest(input: DecisionInput): Decision | null {
   const tooLong =
     (projection === null && neededDays !== null && neededDays > longest) ||
     (projection === null && plannedDays > longest) ||
-    (projection === null && neededDays === null && recentDailyVisitors(seen) === 0 && lastDay > 0);
+    (projection === null && neededDays === null && lastDay >= settings.minRuntimeDays);
   const sofar =
     lastLook === null
       ? `${capitalise(runtimeGuard.ok ? '' : `${runtimeGuard.text}; `)}${eventsGuard.ok ? '' : eventsGuard.text}`.replace(/; $/, '')
@@ -633,17 +634,49 @@ function recentDailyVisitors(seen: readonly Day[]): number {
   return recent.reduce((sum, day) => sum + day.control.visitors + day.variant.visitors, 0) / recent.length;
 }
 
-/** Days from the start the test needs to reach `neededInfo` at its recent traffic; null without a basis. */
-function neededDaysFor(look: Look | null, neededInfo: number, seen: readonly Day[], lastDay: number): number | null {
-  if (look === null) return null;
-  const info = 1 / look.estimate.variance;
-  const visitors = look.control.visitors + look.variant.visitors;
+/**
+ * Days from the start the test needs to reach `neededInfo` (and its guards) at its recent traffic, or
+ * null without a basis. From the last look when there is one (information grows with visitors at the
+ * same rates); before any look, from the pooled rate of both sides.
+ */
+function neededDaysFor(
+  look: Look | null,
+  neededInfo: number,
+  seen: readonly Day[],
+  lastDay: number,
+  metric: GoalMetric,
+  control: SideSums,
+  variant: SideSums,
+  settings: DecisionSettings,
+): number | null {
   const daily = recentDailyVisitors(seen);
-  if (info >= neededInfo) return look.day;
-  if (!(daily > 0) || !(visitors > 0)) return null;
-  // Information grows with visitors at the same rates.
-  const neededVisitors = (visitors * neededInfo) / info;
-  return Math.max(lastDay, look.day) + Math.ceil((neededVisitors - visitors) / daily);
+  if (!(daily > 0)) return null;
+  let days: number;
+  if (look !== null) {
+    const info = 1 / look.estimate.variance;
+    const visitors = look.control.visitors + look.variant.visitors;
+    if (info >= neededInfo) return look.day;
+    days = Math.max(lastDay, look.day) + Math.ceil(((visitors * neededInfo) / info - visitors) / daily);
+  } else {
+    const visitors = control.visitors + variant.visitors;
+    const events = eventsOf(control, metric) + eventsOf(variant, metric);
+    if (!(events > 0) || !(control.visitors > 0) || !(variant.visitors > 0)) return null;
+    const rate = events / visitors;
+    const unit = metric === 'aov' ? 1 / rate : rate < 1 ? (1 - rate) / rate : 1 / rate;
+    const share = control.visitors / visitors;
+    const neededVisitors = neededInfo * unit * (1 / share + 1 / (1 - share));
+    days = lastDay + Math.max(0, Math.ceil((neededVisitors - visitors) / daily));
+  }
+  // The guards too: the minimum runtime, and the minimum events a side at the recent pace.
+  const recent = seen.slice(-RECENT_DAYS);
+  for (const side of ['control', 'variant'] as const) {
+    const have = eventsOf(side === 'control' ? control : variant, metric);
+    if (have >= settings.minConversions) continue;
+    const perDay = recent.reduce((sum, day) => sum + eventsOf(sumsOf(day[side]), metric), 0) / Math.max(1, recent.length);
+    if (!(perDay > 0)) return null;
+    days = Math.max(days, lastDay + Math.ceil((settings.minConversions - have) / perDay));
+  }
+  return Math.max(days, settings.minRuntimeDays);
 }
 
 function planDetails(plan: { days: number; source: PlanSource }, startDay: number | null, neededDays: number | null): DecisionPlan {
