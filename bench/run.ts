@@ -3,6 +3,7 @@ import { benchIngest, benchListing, benchSync } from './sync.bench';
 import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
+import { benchDecisions } from './decisions.bench';
 import { benchEdits } from './edits.bench';
 import { benchReview } from './review.bench';
 import { benchReports } from './reports.bench';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   'list-query': benchListQuery,
   renderer: benchRenderer,
   statistics: benchStatistics,
+  decisions: benchDecisions,
   edits: benchEdits,
   review: benchReview,
   reports: benchReports,

@@ -103,6 +103,12 @@ export class SequentialBoundaries {
   look(info: number, spendTo: number): number {
     const target = Math.min(Math.max(spendTo, this.spentSoFar), this.alpha);
     const increment = target - this.spentSoFar;
+    // The whole budget is spent: no later look can reject, and the density is no longer needed.
+    if (this.looks > 0 && this.alpha - this.spentSoFar <= NO_BUDGET) {
+      this.looks += 1;
+      this.info = Math.max(info, this.info);
+      return NO_BOUNDARY;
+    }
     if (!(info > this.info)) info = this.info * (1 + 1e-9) + 1e-12;
     const sqrtInfo = Math.sqrt(info);
     if (this.looks === 0) {
