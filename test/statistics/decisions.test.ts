@@ -49,7 +49,7 @@ describe('decideTest: one call per test on its goal', () => {
     expect(d.call).toBe('ship');
     expect(d.words).toBe('Ship the variant');
     expect(d.method).toBe('group-sequential');
-    expect(d.reason).toMatch(/^conversion rate \+\d+\.\d% \(95% interval \+\d+\.\d% to \+\d+\.\d%\), [>\d.]+% chance to win, \d+ days, [\d,]+ vs [\d,]+ conversions\.$/);
+    expect(d.reason).toMatch(/^conversion rate \+\d+\.\d% \(95% sequential interval \+\d+\.\d% to \+\d+\.\d%\), [>\d.]+% chance to win, \d+ days, [\d,]+ vs [\d,]+ conversions\.$/);
     expect(d.basis).toMatch(/Group sequential test \(O'Brien–Fleming spending\), look on day \d+/);
     expect(d.basis).toMatch(/credibility 95%, effect ±5%, ≥7 days, ≥100 conversions a side/);
     // The look crossed its boundary, and its interval excludes no effect.
@@ -132,7 +132,7 @@ describe('decideTest: one call per test on its goal', () => {
     expect(figures?.lift).toBeLessThan(0);
     const d = decide(test, results);
     expect(d.call).not.toBe('ship');
-    expect(d.reason).toMatch(/add-to-cart rate −1\.\d% \(95% interval/);
+    expect(d.reason).toMatch(/add-to-cart rate −1\.\d% \(95% sequential interval/);
   });
 
   it('revenue goals get a chance to win and an interval, labelled approximate, never narrower than the orders allow', () => {

@@ -422,7 +422,7 @@ export function decideTest(input: DecisionInput): Decision | null {
   };
   guards.unshift(runtimeGuard, eventsGuard);
   const through = lastDay > 0 && days.length > 0 ? dateOfDayNumber(days[days.length - 1]?.dayNumber ?? 0) : null;
-  const planText = plan === null ? '' : `, a ${dayCount(plannedDays)} plan (${PLAN_SOURCE_WORDS[plan.source]})`;
+  const planText = plan === null ? '' : `, a ${plannedDays}-day plan (${PLAN_SOURCE_WORDS[plan.source]})`;
 
   const describe = (look: Look, method: DecisionMethod, interval: { low: number; high: number }): string => {
     const methodText =
@@ -438,7 +438,7 @@ export function decideTest(input: DecisionInput): Decision | null {
 
   const figures = (look: Look, interval: { low: number; high: number }): string =>
     `${metricWords(metric)} ${signedPercent(Math.expm1(look.estimate.theta))} ` +
-    `(${plainPercent(settings.credibility)} interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)}), ` +
+    `(${plainPercent(settings.credibility)} sequential interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)}), ` +
     `${probability(chanceAt(look, metric))} chance to win, ${dayCount(look.day)}, ` +
     `${count(eventsOf(look.control, metric))} vs ${count(eventsOf(look.variant, metric))} ${events}` +
     (goal?.approximate && (metric === 'rpv' || metric === 'aov') ? ' (approximate)' : '');
@@ -529,7 +529,7 @@ export function decideTest(input: DecisionInput): Decision | null {
       : `detecting ±${plainPercent(settings.minEffect)} on ${metricWords(metric)} would take ${aboutDays(neededDays)} at its traffic`;
 
   if (over || pastPlan) {
-    const where = over ? 'The test ended' : `The ${dayCount(plannedDays)} plan ended`;
+    const where = over ? 'The test ended' : `The ${plannedDays}-day plan ended`;
     const now = lastLook === null ? 'before the guards held' : `without a call: ${figures(lastLook, rci(lastLook, lastFiniteBoundary))}`;
     return {
       ...base,
@@ -571,7 +571,7 @@ export function decideTest(input: DecisionInput): Decision | null {
   const sofar =
     lastLook === null
       ? `${capitalise(runtimeGuard.ok ? '' : `${runtimeGuard.text}; `)}${eventsGuard.ok ? '' : eventsGuard.text}`.replace(/; $/, '')
-      : `${metricWords(metric)} ${signedPercent(Math.expm1(lastLook.estimate.theta))} so far (${plainPercent(settings.credibility)} interval ${signedPercent(rci(lastLook, lastFiniteBoundary).low)} to ${signedPercent(rci(lastLook, lastFiniteBoundary).high)})`;
+      : `${metricWords(metric)} ${signedPercent(Math.expm1(lastLook.estimate.theta))} so far (${plainPercent(settings.credibility)} sequential interval ${signedPercent(rci(lastLook, lastFiniteBoundary).low)} to ${signedPercent(rci(lastLook, lastFiniteBoundary).high)})`;
   if (tooLong) {
     const traffic = recentDailyVisitors(seen);
     return {
