@@ -39,8 +39,8 @@ const LAYERS = {
     why: 'The simulator stands alone: it may import only src/shared, Node built-ins and zod, never the app',
   },
   core: {
-    may: ['core', ...SHARED, 'simulator', 'node-builtin', ...pkg('better-sqlite3', 'keytar', 'zod', 'exceljs')],
-    why: 'The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod and exceljs (the .xlsx writer)',
+    may: ['core', ...SHARED, 'simulator', 'node-builtin', ...pkg('better-sqlite3', 'keytar', 'zod', 'exceljs', 'd3-scale', 'd3-shape')],
+    why: 'The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod, exceljs (the .xlsx writer) and d3-scale / d3-shape (the client report\'s SVG charts)',
   },
   'hosts/common': {
     may: ['hosts/common', 'core', ...SHARED, 'node-builtin', ...pkg('zod')],

@@ -1,0 +1,136 @@
+// The client reports: one test's, and one store's (or every store's) over a period, as self-contained
+// HTML; and the same as a few plain-text bullets to paste into an email or a chat.
+import type { DecisionCall } from '../../../../shared/domain/decisions/schemas';
+import { METRICS, metricOfGoal } from '../../../../shared/domain/metrics';
+import { htmlDocument, type ReportHeader } from './document';
+import { esc } from './escape';
+import { reportFormat, type ReportFormat } from './format';
+import { testSection, type ClientTest } from './sections';
+
+export type { ClientTest } from './sections';
+
+export type ReportOptions = {
+  header: ReportHeader;
+  /** BCP 47 locale for numbers and dates; the system's when empty or unknown. */
+  locale?: string;
+  /** When the report was written (ISO). */
+  generatedAt: string;
+};
+
+export type StorePeriod = { since: string; until: string };
+
+export type StoreSection = { storeName: string; tests: readonly ClientTest[] };
+
+function footer(fmt: ReportFormat, generatedAt: string): string {
+  return (
+    `<footer class="about">Written by Splitbook on ${esc(fmt.dateTime(generatedAt))}. "Splitbook" figures are recomputed from the ` +
+    `counts the store's API sent (calls by a group sequential test that stays valid when checked daily; revenue figures ` +
+    `approximate); figures marked "API" are the store's own, as sent. Money is in the store's currency.</footer>`
+  );
+}
+
+/** The report of one test. */
+export function renderTestReport(input: ClientTest, options: ReportOptions): string {
+  const fmt = reportFormat(options.locale);
+  const body = testSection(input, fmt, true) + footer(fmt, options.generatedAt);
+  return htmlDocument(`${input.storeName} – ${input.test.title}`, options.header, body, fmt.locale);
+}
+
+const GROUPS: { label: string; calls: DecisionCall[] }[] = [
+  { label: 'Shipped (variant won)', calls: ['ship'] },
+  { label: 'Kept the control', calls: ['keep_control'] },
+  { label: 'No meaningful difference', calls: ['no_difference'] },
+  { label: 'Still running', calls: ['keep_running'] },
+  { label: 'Needing attention', calls: ['check_data', 'cannot_conclude'] },
+];
+
+function liftOf(t: ClientTest): number | null {
+  return t.decision?.goal?.lift ?? null;
+}
+
+function goalLabel(t: ClientTest): string {
+  const metric = metricOfGoal(t.test.goal);
+  return metric ? (METRICS.find((m) => m.rate === metric.rate)?.label ?? metric.label) : t.test.goal;
+}
+
+function summary(section: StoreSection, period: StorePeriod, fmt: ReportFormat): string {
+  const { tests } = section;
+  const count = (calls: DecisionCall[]) => tests.filter((t) => t.decision !== null && calls.includes(t.decision.call)).length;
+  const noCall = tests.filter((t) => t.decision === null).length;
+  const decided = (call: DecisionCall) =>
+    tests
+      .filter((t) => t.decision?.call === call && liftOf(t) !== null)
+      .sort((a, b) => Math.abs(liftOf(b) ?? 0) - Math.abs(liftOf(a) ?? 0))
+      .slice(0, 3);
+  const line = (t: ClientTest) =>
+    `<li><strong>${esc(t.test.title)}</strong>: ${esc(goalLabel(t).toLowerCase())} ${esc(fmt.lift(liftOf(t) ?? 0))}</li>`;
+  const wins = decided('ship');
+  const losses = decided('keep_control');
+  const waiting = tests
+    .filter((t) => t.decision?.call === 'keep_running')
+    .sort((a, b) => (a.decision?.daysToDecision ?? 0) - (b.decision?.daysToDecision ?? 0));
+  const table =
+    `<table><thead><tr><th>Test</th><th>Status</th><th>Goal</th><th>Call</th><th class="num">Lift (goal)</th><th class="num">Chance to win</th></tr></thead><tbody>` +
+    tests
+      .map((t) => {
+        const goal = t.decision?.goal;
+        return (
+          `<tr><td>${esc(t.test.title)}</td><td>${esc(t.test.status)}</td><td>${esc(goalLabel(t))}</td><td>${esc(t.decision?.words ?? (t.results === null ? 'No results yet' : 'No call'))}</td>` +
+          `<td class="num">${goal?.lift == null ? '–' : esc(fmt.lift(goal.lift))}</td><td class="num">${goal?.pWin == null ? '–' : esc(fmt.probability(goal.pWin))}</td></tr>`
+        );
+      })
+      .join('') +
+    `</tbody></table>`;
+  return (
+    `<section class="summary"><h1>${esc(section.storeName)}: tests ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</h1>` +
+    `<div class="figures">${GROUPS.map((g) => `<div><div class="label">${esc(g.label)}</div><div class="value">${fmt.int(count(g.calls))}</div></div>`).join('')}` +
+    `<div><div class="label">Tests in the period</div><div class="value">${fmt.int(tests.length)}</div>${noCall > 0 ? `<div class="muted">${fmt.int(noCall)} without results yet</div>` : ''}</div></div>` +
+    (wins.length > 0 ? `<h3>Biggest wins</h3><ul>${wins.map(line).join('')}</ul>` : '') +
+    (losses.length > 0 ? `<h3>Biggest losses</h3><ul>${losses.map(line).join('')}</ul>` : '') +
+    (waiting.length > 0
+      ? `<h3>Waiting for a decision</h3><ul>${waiting
+          .slice(0, 6)
+          .map((t) => `<li><strong>${esc(t.test.title)}</strong>: ${esc(t.decision?.words ?? '')}${t.decision?.decisionDate ? ` (around ${esc(fmt.date(t.decision.decisionDate))})` : ''}</li>`)
+          .join('')}</ul>`
+      : '') +
+    `<h3>All tests</h3>${tests.length === 0 ? '<p class="muted">No test ran or ended in this period.</p>' : table}</section>`
+  );
+}
+
+/** The report of one store, or of every store (a summary per store first, then each test). */
+export function renderStoreReport(sections: readonly StoreSection[], period: StorePeriod, options: ReportOptions): string {
+  const fmt = reportFormat(options.locale);
+  const title =
+    sections.length === 1 ? `${sections[0]?.storeName ?? ''} – tests ${period.since} to ${period.until}` : `All stores – tests ${period.since} to ${period.until}`;
+  const body =
+    sections.map((section) => summary(section, period, fmt)).join('') +
+    sections.flatMap((section) => section.tests.map((t) => testSection(t, fmt))).join('') +
+    footer(fmt, options.generatedAt);
+  return htmlDocument(title, options.header, body, fmt.locale);
+}
+
+/** Three to six bullets a consultant can paste: one per test, the most pressing calls first. */
+export function textSummary(tests: readonly ClientTest[], options: { locale?: string; max?: number } = {}): string {
+  const fmt = reportFormat(options.locale);
+  const order: Record<string, number> = { ship: 0, keep_control: 1, check_data: 2, no_difference: 3, cannot_conclude: 4, keep_running: 5 };
+  const sorted = [...tests].sort((a, b) => (order[a.decision?.call ?? ''] ?? 9) - (order[b.decision?.call ?? ''] ?? 9));
+  const lines = sorted.slice(0, options.max ?? 6).map((t) => {
+    const head = `${t.test.title} (${t.storeName})`;
+    if (t.decision === null) return `• ${head}: no results yet.`;
+    // A settled call quotes the look that made it (as its reason does); a running test its figures so far.
+    const look = t.decision.look;
+    const settled = look !== null && ['ship', 'keep_control', 'no_difference'].includes(t.decision.call);
+    const goal = t.decision.goal;
+    const lift = settled ? look.lift : (goal?.lift ?? null);
+    const low = settled ? look.low : (goal?.liftLow ?? null);
+    const high = settled ? look.high : (goal?.liftHigh ?? null);
+    const figures =
+      lift === null
+        ? ''
+        : ` — ${goalLabel(t).toLowerCase()} ${fmt.lift(lift)}${low !== null && high !== null ? ` (95% interval ${fmt.lift(low)} to ${fmt.lift(high)})` : ''}`;
+    const days = look ? ` after ${fmt.int(look.day)} day${look.day === 1 ? '' : 's'}` : '';
+    return `• ${head}: ${t.decision.words.charAt(0).toLowerCase()}${t.decision.words.slice(1)}${figures}${days}.`;
+  });
+  if (tests.length > lines.length) lines.push(`• …and ${fmt.int(tests.length - lines.length)} more tests in the full report.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,247 @@
+// The parts of a client report: one test's section (what was tested, the call, the figures, the charts,
+// the caveats, the consultant's note), and a store's summary page. Every text from the API or the user
+// is escaped here; every figure is the app's own (shared/domain), formatted for reading.
+import type { SideStatistics, Test, TestResults } from '../../../../shared/api';
+import { SEGMENTS } from '../../../../shared/api/results';
+import type { Decision } from '../../../../shared/domain/decisions/schemas';
+import { metricOfGoal, METRICS } from '../../../../shared/domain/metrics';
+import { analyseTest, overTime, dailySeries, type Alert } from '../../../../shared/domain/statistics';
+import { verdictOf, daysRunning } from '../../../../shared/domain/verdict';
+import { barChart, lineChart, type ChartPoint } from './charts';
+import { esc, safeHref } from './escape';
+import type { ReportFormat } from './format';
+
+/** Everything a test's section shows, read from the cache. */
+export type ClientTest = {
+  storeName: string;
+  test: Test;
+  results: TestResults | null;
+  decision: Decision | null;
+  note: string;
+  /** The store's dated annotations (only those inside the test's run are shown). */
+  annotations: readonly { day: string; label: string }[];
+  /** When the figures were synced: the results' fetch time, else the test's. */
+  figuresAsOf: string | null;
+};
+
+const DAY_MS = 86_400_000;
+/** The caveats a client should read about, in the alerts' own plain words. */
+const CAVEATS = new Set(['sample-ratio-mismatch', 'missing-days', 'early-significance', 'daily-totals-mismatch', 'contradictory-counts', 'implausible-lift']);
+
+function dayMs(key: string): number {
+  return Date.parse(`${key.slice(0, 10)}T00:00:00Z`);
+}
+
+function rateOf(side: SideStatistics, rate: string): number | null {
+  const part = rate === 'cvr' ? side.conversions : rate === 'acr' ? side.carts : rate === 'ctr' ? side.clicks : null;
+  if (rate === 'rpv') return side.visitors > 0 ? side.revenue / side.visitors : null;
+  if (rate === 'aov') return side.orders > 0 ? side.revenue / side.orders : null;
+  return part === null || side.visitors <= 0 ? null : part / side.visitors;
+}
+
+function metaLine(input: ClientTest, fmt: ReportFormat): string {
+  const { test } = input;
+  const campaign = test.campaign && typeof test.campaign === 'object' && 'name' in test.campaign ? String((test.campaign as { name: unknown }).name ?? '') : '';
+  const days = daysRunning(test.startAt, test.endAt, Date.parse(input.figuresAsOf ?? '') || Date.now());
+  const dates =
+    test.startAt === null
+      ? 'not started'
+      : `${fmt.date(test.startAt)} – ${test.endAt === null ? 'running' : fmt.date(test.endAt)}${days === null ? '' : ` (${fmt.int(days)} day${days === 1 ? '' : 's'})`}`;
+  const goal = metricOfGoal(test.goal)?.label ?? test.goal;
+  const parts = [`Store: ${esc(input.storeName)}`, campaign ? `Campaign: ${esc(campaign)}` : '', `Goal: ${esc(goal)}`, esc(dates), `Status: ${esc(test.status)}`];
+  return parts.filter(Boolean).join(' · ');
+}
+
+function decisionBox(input: ClientTest): string {
+  const { decision, results } = input;
+  if (decision !== null) {
+    return (
+      `<div class="decision ${esc(decision.call)}"><div><span class="call">${esc(decision.words)}:</span> ${esc(decision.reason)}</div>` +
+      `<div class="basis">${esc(decision.basis)}</div></div>`
+    );
+  }
+  if (results === null) return `<div class="decision"><span class="call">No results yet.</span> The test has not collected data to judge.</div>`;
+  const verdict = verdictOf(results.lifecycle);
+  return `<div class="decision"><span class="call">${esc(verdict.words)}</span> <span class="muted">(the store's own verdict)</span></div>`;
+}
+
+function keyFigures(input: ClientTest, fmt: ReportFormat): string {
+  const { decision, results } = input;
+  if (results === null) return '';
+  const goal = decision?.goal ?? null;
+  const tone = (x: number | null) => (x === null ? '' : x > 0 ? 'pos' : x < 0 ? 'neg' : '');
+  const label = goal ? (METRICS.find((m) => m.rate === goal.metric)?.label ?? goal.metric) : 'goal';
+  const lift =
+    goal?.lift == null
+      ? '–'
+      : `<span class="${tone(goal.lift)}">${esc(fmt.lift(goal.lift))}</span>`;
+  const interval =
+    goal?.liftLow == null || goal.liftHigh == null ? '' : `95% ${goal.approximate ? 'interval, approximate' : 'credible interval'} (one look) ${esc(fmt.lift(goal.liftLow))} to ${esc(fmt.lift(goal.liftHigh))}`;
+  const chance = goal?.pWin == null ? '–' : esc(fmt.probability(goal.pWin));
+  const approximate = goal?.approximate ? ' (approximate)' : '';
+  const apiVerdict = verdictOf(results.lifecycle).words;
+  return (
+    `<div class="figures">` +
+    `<div><div class="label">${esc(label)} lift · Splitbook${approximate}</div><div class="value">${lift}</div><div class="muted">${interval}</div></div>` +
+    `<div><div class="label">Chance the variant wins · Splitbook${approximate}</div><div class="value">${chance}</div><div class="muted">on the goal, from the sides' counts</div></div>` +
+    `<div><div class="label">Lift · the store's API (metric not stated)</div><div class="value">${esc(fmt.lift(results.lift / 100))}</div></div>` +
+    `<div><div class="label">The store's verdict · API</div><div class="value">${esc(apiVerdict)}</div><div class="muted">chance to win ${esc(fmt.probability(results.variantProbabilityWin))}</div></div>` +
+    `</div>`
+  );
+}
+
+function metricsTable(results: TestResults, fmt: ReportFormat): string {
+  const row = (name: string, value: (s: SideStatistics) => string) =>
+    `<tr><td>${esc(name)}</td><td class="num">${value(results.control)}</td><td class="num">${value(results.variant)}</td></tr>`;
+  const rate = (r: string) => (s: SideStatistics) => {
+    const v = rateOf(s, r);
+    return v === null ? '–' : esc(r === 'rpv' || r === 'aov' ? fmt.money(v) : fmt.rate(v));
+  };
+  return (
+    `<h3>Figures per side</h3><table><thead><tr><th></th><th class="num control">Control</th><th class="num variant">Variant</th></tr></thead><tbody>` +
+    row('Visitors', (s) => esc(fmt.int(s.visitors))) +
+    row('Conversions', (s) => esc(fmt.int(s.conversions))) +
+    row('Conversion rate', rate('cvr')) +
+    row('Orders', (s) => esc(fmt.int(s.orders))) +
+    row("Revenue (store's currency)", (s) => esc(fmt.money(s.revenue))) +
+    row('Revenue per visitor', rate('rpv')) +
+    row('Average order value', rate('aov')) +
+    `</tbody></table><div class="muted">Rates recomputed by Splitbook from the counts the store sent.</div>`
+  );
+}
+
+function segmentsTable(results: TestResults, fmt: ReportFormat): string {
+  const rows = SEGMENTS.flatMap((segment) => {
+    const c = results.control[segment];
+    const v = results.variant[segment];
+    if (!c || !v) return [];
+    const cr = rateOf(c, 'cvr');
+    const vr = rateOf(v, 'cvr');
+    const lift = cr !== null && vr !== null && cr > 0 ? vr / cr - 1 : null;
+    const name = { mobile: 'Mobile', desktop: 'Desktop', new: 'New visitors', returning: 'Returning visitors' }[segment];
+    return [
+      `<tr><td>${name}</td><td class="num">${esc(fmt.int(c.visitors))}</td><td class="num">${cr === null ? '–' : esc(fmt.rate(cr))}</td>` +
+        `<td class="num">${esc(fmt.int(v.visitors))}</td><td class="num">${vr === null ? '–' : esc(fmt.rate(vr))}</td><td class="num">${lift === null ? '–' : esc(fmt.lift(lift))}</td></tr>`,
+    ];
+  });
+  if (rows.length === 0) return '';
+  return (
+    `<h3>Segments</h3><table><thead><tr><th>Segment</th><th class="num control">Control visitors</th><th class="num control">Conversion rate</th>` +
+    `<th class="num variant">Variant visitors</th><th class="num variant">Conversion rate</th><th class="num">Lift</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
+}
+
+function charts(input: ClientTest, fmt: ReportFormat): string {
+  const { results, test } = input;
+  if (results === null) return '';
+  const { days } = dailySeries(results.daily);
+  if (days.length === 0) return '';
+  const metric = metricOfGoal(test.goal)?.rate ?? 'cvr';
+  const label = METRICS.find((m) => m.rate === metric)?.label ?? 'Conversion rate';
+  const xFormat = (ms: number) => fmt.date(new Date(ms).toISOString().slice(0, 10));
+  const cumulative = (side: 'control' | 'variant'): ChartPoint[] => {
+    const total = { visitors: 0, conversions: 0, carts: 0, clicks: 0, orders: 0, revenue: 0 };
+    return days.map((day) => {
+      const s = day[side];
+      total.visitors += s.visitors;
+      total.conversions += s.conversions;
+      total.carts += s.carts;
+      total.clicks += s.clicks;
+      total.orders += s.orders;
+      total.revenue += s.revenue;
+      return { x: dayMs(day.date), y: rateOf({ ...s, ...total }, metric) };
+    });
+  };
+  const money = metric === 'rpv' || metric === 'aov';
+  const marks = input.annotations
+    .filter((a) => {
+      const at = dayMs(a.day);
+      return at >= dayMs(days[0]?.date ?? '') && at <= dayMs(days[days.length - 1]?.date ?? '');
+    })
+    .map((a) => ({ x: dayMs(a.day), label: a.label }));
+  const parts = [
+    lineChart(
+      `${label} over time (cumulative)`,
+      [
+        { label: 'Control', side: 'control', points: cumulative('control') },
+        { label: 'Variant', side: 'variant', points: cumulative('variant') },
+      ],
+      { xFormat, yFormat: (v) => (money ? fmt.money(v) : fmt.rate(v, 1)), marks },
+    ),
+  ];
+  if (metric === 'cvr' || metric === 'acr' || metric === 'ctr') {
+    const points = overTime(results.daily, metric);
+    if (points.length > 1) {
+      parts.push(
+        lineChart(
+          'Chance the variant wins, over time (Splitbook, from the cumulative counts)',
+          [{ label: 'Chance to win', side: 'neutral', points: points.map((p) => ({ x: dayMs(p.date), y: p.pWin })) }],
+          { xFormat, yFormat: (v) => fmt.rate(v, 0), yDomain: [0, 1], marks },
+        ),
+      );
+    }
+  }
+  parts.push(
+    barChart(
+      'Visitors a day',
+      [
+        { label: 'Control', side: 'control', points: days.map((d) => ({ x: dayMs(d.date), y: d.control.visitors })) },
+        { label: 'Variant', side: 'variant', points: days.map((d) => ({ x: dayMs(d.date), y: d.variant.visitors })) },
+      ],
+      { xFormat, yFormat: (v) => fmt.int(v) },
+    ),
+  );
+  return parts.join('');
+}
+
+function caveats(input: ClientTest): string {
+  if (input.results === null) return '';
+  const now = Date.parse(input.figuresAsOf ?? '') || Date.now();
+  const alerts: Alert[] = analyseTest(input.test, input.results, { now }).alerts.filter((a) => CAVEATS.has(a.code));
+  const guards = (input.decision?.guards ?? []).filter((g) => !g.ok && (g.id === 'runtime' || g.id === 'events'));
+  const items = [...alerts.map((a) => a.message), ...guards.map((g) => `Not enough data yet for a call: ${g.text}.`)];
+  if (items.length === 0) return '';
+  return `<h3>Caveats</h3><ul class="caveats">${items.map((m) => `<li>${esc(m)}</li>`).join('')}</ul>`;
+}
+
+function screenshots(test: Test): string {
+  const links = [
+    ['Control', safeHref(test.control.screenshotUrl)],
+    ['Variant', safeHref(test.variant?.screenshotUrl)],
+  ].filter((entry): entry is [string, string] => entry[1] !== null);
+  if (links.length === 0) return '';
+  return `<p class="muted">Screenshots (links, not loaded): ${links.map(([side, url]) => `${side} <a href="${esc(url)}">${esc(url)}</a>`).join(' · ')}</p>`;
+}
+
+function notes(input: ClientTest, fmt: ReportFormat): string {
+  const { test } = input;
+  const start = test.startAt ? Date.parse(test.startAt) - DAY_MS : -Infinity;
+  const end = test.endAt ? Date.parse(test.endAt) + DAY_MS : Infinity;
+  const dated = input.annotations.filter((a) => dayMs(a.day) >= start && dayMs(a.day) <= end);
+  const parts: string[] = [];
+  if (input.note.trim() !== '') parts.push(`<h3>Consultant's note</h3><div class="note">${esc(input.note)}</div>`);
+  if (dated.length > 0) {
+    parts.push(`<h3>Dated annotations</h3><ul>${dated.map((a) => `<li>${esc(fmt.date(a.day))}: ${esc(a.label)}</li>`).join('')}</ul>`);
+  }
+  return parts.join('');
+}
+
+/** One test's section: title to note, with the time its figures were synced. */
+export function testSection(input: ClientTest, fmt: ReportFormat, single = false): string {
+  const { test, results } = input;
+  const tags = test.tags.length > 0 ? `<div class="chips">${test.tags.map((t) => `<span>${esc(t.name)}</span>`).join('')}</div>` : '';
+  const hypothesis = test.hypothesisDescription ? `<p><strong>Hypothesis.</strong> ${esc(test.hypothesisDescription)}</p>` : '';
+  return (
+    `<section class="test${single ? ' single' : ''}" data-test-id="${esc(test.id)}">` +
+    `<h2>${esc(test.title)}</h2><div class="meta">${metaLine(input, fmt)}</div>${tags}${hypothesis}` +
+    decisionBox(input) +
+    keyFigures(input, fmt) +
+    charts(input, fmt) +
+    (results === null ? '' : metricsTable(results, fmt) + segmentsTable(results, fmt)) +
+    caveats(input) +
+    screenshots(test) +
+    notes(input, fmt) +
+    `<p class="asof">Figures as of ${input.figuresAsOf ? esc(fmt.dateTime(input.figuresAsOf)) : 'never synced'}.</p>` +
+    `</section>`
+  );
+}
