@@ -28,6 +28,7 @@ export const METHOD_NAMES = {
   notes: ['get', 'set', 'annotations', 'addAnnotation', 'removeAnnotation'],
   portfolio: ['figures'],
   settings: ['get', 'set'],
+  decisions: ['list', 'settings', 'setSettings', 'setPlan', 'planner', 'readings'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
@@ -44,6 +45,7 @@ export const EVENT_NAMES = [
   'edits.changed',
   'settings.changed',
   'results.changed',
+  'decisions.changed',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

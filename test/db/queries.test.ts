@@ -67,6 +67,7 @@ describe('getTestDetail and getResults', () => {
       removed: false,
       syncedAt: NOW,
       resultsSyncedAt: null,
+      decision: null,
     });
   });
 

@@ -18,6 +18,11 @@ import {
   type TestSortKey,
 } from '../../src/shared/contract';
 import type { Test } from '../../src/shared/api';
+import {
+  decideTest,
+  DEFAULT_DECISION_SETTINGS,
+  type Decision,
+} from '../../src/shared/domain/decisions';
 import { ProblemError } from '../../src/shared/problem';
 import type { Db } from '../../src/main/core/db/types';
 import {
@@ -64,6 +69,9 @@ type Expected = Pick<
   | 'probabilityToWin'
   | 'lift'
   | 'removed'
+  | 'goalLift'
+  | 'goalPWin'
+  | 'decision'
 >;
 
 function seedCatalogue(db: Db): Expected[] {
@@ -104,6 +112,7 @@ function seedCatalogue(db: Db): Expected[] {
     if (storeId === 's1') s1Tests.push(test);
     let probabilityToWin: number | null = null;
     let lift: number | null = null;
+    let decision: Decision | null = null;
     if (n % 3 !== 1) {
       probabilityToWin = (n % 6) / 10; // repeated values make ties
       lift = n % 4 === 0 ? -0.05 : (n % 8) / 100;
@@ -116,6 +125,7 @@ function seedCatalogue(db: Db): Expected[] {
         testUpdatedAt: test.updatedAt,
         testStatus: test.status,
       });
+      decision = decideTest({ test, results, settings: DEFAULT_DECISION_SETTINGS });
     }
     expected.push({
       storeId,
@@ -129,6 +139,9 @@ function seedCatalogue(db: Db): Expected[] {
       probabilityToWin,
       lift,
       removed: false,
+      goalLift: decision?.goal?.lift ?? null,
+      goalPWin: decision?.goal?.pWin ?? null,
+      decision: decision?.call ?? null,
     });
   }
   // A complete listing of s1 without its first two tests: they are marked removed.
@@ -148,7 +161,18 @@ function seedCatalogue(db: Db): Expected[] {
 /** SQLite's NOCASE folds ASCII letters only; UTF-16 order equals UTF-8 byte order for these titles. */
 const nocase = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
+/** The decision sorts by the call's place in the Decisions view's order, needing the consultant first. */
+const CALL_RANK = [
+  'ship',
+  'keep_control',
+  'check_data',
+  'no_difference',
+  'cannot_conclude',
+  'keep_running',
+];
+
 function sortValue(row: Expected, key: TestSortKey): string | number | null {
+  if (key === 'decision') return row.decision === null ? null : CALL_RANK.indexOf(row.decision) + 1;
   return key === 'title' ? nocase(row.title) : row[key];
 }
 
@@ -409,6 +433,13 @@ describe('listTests: rows and filters', () => {
       alerts: expect.any(Array),
       leader: 'variant',
       removed: false,
+      // "revenue" is no goal Splitbook knows: a call that says so, and no goal figures.
+      decision: 'cannot_conclude',
+      decisionWords: 'Cannot conclude at this traffic',
+      decisionReason: expect.stringContaining('cannot read the goal "revenue"'),
+      daysToDecision: null,
+      goalLift: null,
+      goalPWin: null,
     });
     expect(byId.get(t.percent.id)).toMatchObject({
       campaignName: 'Spring',
@@ -418,6 +449,8 @@ describe('listTests: rows and filters', () => {
       tier: null,
       alerts: null,
       leader: null,
+      decision: null,
+      goalLift: null,
     });
   });
 

@@ -24,6 +24,8 @@ import type { SyncThreadOptions } from './sync/thread/protocol';
 import { createAppService } from './services/app';
 import { createAudiencesService } from './services/audiences';
 import { createCampaignsService } from './services/campaigns';
+import { createDecisionsService } from './services/decisions';
+import { createDecisionRefresh } from './decisions/refresh';
 import { createEditsService } from './services/edits';
 import { createNotesService } from './services/notes';
 import { createPortfolioService } from './services/portfolio';
@@ -115,6 +117,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
 
   /** Everything that holds the connection: rebuilt with a new one when the cache is rebuilt. */
   function assemble(current: Db) {
+    const refresh = createDecisionRefresh({ db: current, clock, emit });
+    // Calls of an older version, or of results cached before calls were kept, are made in the
+    // background (a step per tick): the window paints at once and reloads on decisions.changed.
+    if (cache.state === 'ok' && !current.readonly) void refresh.request(null, false);
     const stores = createStoreRegistry({ db: current, keys, fetch: fetchImpl, demoStore });
     const onProgress = (progress: SyncProgress) =>
       emit({ name: 'sync.progress', payload: progress });
@@ -164,7 +170,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       campaigns: createCampaignsService(current),
       audiences: createAudiencesService(current),
       tags: createTagsService(current),
-      reports: createReportsService({ db: current, clock, saveFile: deps.saveFile, emit }),
+      reports: createReportsService({
+        db: current,
+        clock,
+        saveFile: deps.saveFile,
+        emit,
+        decisionsSettled: () => refresh.idle(),
+      }),
       edits: createEditsService({
         db: current,
         stores,
@@ -175,16 +187,18 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       }),
       review: createReviewService(current, clock),
       notes: createNotesService(current, clock),
-      portfolio: createPortfolioService(current, clock),
+      portfolio: createPortfolioService(current, clock, refresh),
       settings: createSettingsService({ db: current, clock, emit }),
+      decisions: createDecisionsService({ db: current, clock, emit, refresh }),
     };
-    return { engine, services, stores };
+    return { engine, services, stores, refresh };
   }
 
   let parts = assemble(db);
 
   async function rebuildCache(): Promise<{ storesKept: number }> {
     if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
+    parts.refresh.stop();
     await parts.engine.close();
     const kept = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
     db.close();
@@ -201,17 +215,24 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     // Every call goes to the current assembly, so a rebuilt cache is used at once.
     services: delegate(() => parts.services),
     reports: {
-      write: (request, out, options) => writeExport(db, request, out, { now: clock(), ...options }),
-      writeFile: (request, path, options) =>
-        writeFileAtomically(path, (out) =>
+      // Reports read the calls kept on the rows: any being made again are waited for first.
+      write: async (request, out, options) => {
+        await parts.refresh.idle();
+        return writeExport(db, request, out, { now: clock(), ...options });
+      },
+      writeFile: async (request, path, options) => {
+        await parts.refresh.idle();
+        return writeFileAtomically(path, (out) =>
           writeExport(db, request, out, { now: clock(), ...options }),
-        ),
+        );
+      },
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async close() {
+      parts.refresh.stop();
       await parts.engine.close();
       await keysCleaned;
       listeners.clear();
@@ -249,5 +270,6 @@ function delegate(current: () => Services): Services {
     notes: forward('notes'),
     portfolio: forward('portfolio'),
     settings: forward('settings'),
+    decisions: forward('decisions'),
   };
 }

@@ -24,6 +24,12 @@ export const events = {
   'settings.changed': Settings,
   /** One test's results were fetched outside a sync (Refresh now): views showing it reload. */
   'results.changed': z.object({ storeId: z.string(), testId: z.string() }),
+  /**
+   * Decisions were made again outside a sync (decision settings or a test's plan changed, or calls
+   * cached by an older version were brought up to date): views showing calls of that store (null:
+   * of any store) reload.
+   */
+  'decisions.changed': z.object({ storeId: z.string().nullable() }),
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;

@@ -7,6 +7,7 @@ import type { EVENT_NAMES, METHOD_NAMES } from '../channels';
 import { app } from './app';
 import { audiences } from './audiences';
 import { campaigns } from './campaigns';
+import { decisions } from './decisions';
 import { reports } from './reports';
 import { edits } from './edits';
 import type { EventName, EventPayload } from './events';
@@ -23,6 +24,7 @@ export * from './app';
 export * from './audiences';
 export * from './campaigns';
 export * from './common';
+export * from './decisions';
 export * from './edits';
 export * from './events';
 export * from './reports';
@@ -49,6 +51,7 @@ export const contract = {
   notes,
   portfolio,
   settings,
+  decisions,
 } as const;
 
 export type Contract = typeof contract;

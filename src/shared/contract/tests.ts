@@ -1,6 +1,7 @@
 // `tests.*`: the test list with its filters and facets, one test's detail and its results.
 import { z } from 'zod';
 import { Test, TestResults } from '../api';
+import { Decision, DecisionCall } from '../domain/decisions/schemas';
 import { method, StoreId } from './common';
 
 export const TEST_SORT_KEYS = [
@@ -12,6 +13,10 @@ export const TEST_SORT_KEYS = [
   'updatedAt',
   'probabilityToWin',
   'lift',
+  /** Splitbook's lift and P(win) of the goal, and the call (those needing the consultant first, keep running last). */
+  'goalLift',
+  'goalPWin',
+  'decision',
 ] as const;
 export const TestSortKey = z.enum(TEST_SORT_KEYS);
 export type TestSortKey = z.infer<typeof TestSortKey>;
@@ -73,6 +78,15 @@ export const TestRow = z.object({
   /** The leading side by the API's lifecycle of the test's goal, when results are cached. */
   leader: z.string().nullable(),
   removed: z.boolean(),
+  /** Splitbook's call on the goal (shared/domain/decisions), null without results. */
+  decision: DecisionCall.nullable(),
+  /** The call in words ("Keep running, about 9 days") and its one-line reason. */
+  decisionWords: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+  daysToDecision: z.int().nullable(),
+  /** Splitbook's relative lift of the goal metric (fraction) and the chance the variant wins on it, from the totals. */
+  goalLift: z.number().nullable(),
+  goalPWin: z.number().nullable(),
 });
 export type TestRow = z.infer<typeof TestRow>;
 
@@ -92,6 +106,8 @@ export const TestDetail = z.object({
   removed: z.boolean(),
   syncedAt: z.string(),
   resultsSyncedAt: z.string().nullable(),
+  /** Splitbook's call on the goal with every figure it used; null without results. */
+  decision: Decision.nullable(),
 });
 export type TestDetail = z.infer<typeof TestDetail>;
 

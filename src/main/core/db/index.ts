@@ -18,3 +18,4 @@ export * from './review';
 export * from './notes';
 export { hasUserData } from './user-data/attached';
 export * from './settings';
+export * from './decisions';

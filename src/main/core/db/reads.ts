@@ -11,6 +11,7 @@ import type {
 } from '../../../shared/contract';
 import { SetAsideKind } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
+import { readDecision } from './decisions';
 import { statement } from './statements';
 import type { Db, SetAsideKind as Kind, TagRecord } from './types';
 import { unpackJson } from './values';
@@ -18,7 +19,7 @@ import { unpackJson } from './values';
 export { listTests, testFacets } from './test-list';
 
 const SELECT_TEST_DETAIL = `
-  SELECT raw.raw_json AS rawJson, t.removed, t.synced_at AS syncedAt, s.name AS storeName,
+  SELECT t.seq, raw.raw_json AS rawJson, t.removed, t.synced_at AS syncedAt, s.name AS storeName,
          r.fetched_at AS resultsSyncedAt
   FROM tests t
   JOIN tests_raw raw ON raw.seq = t.seq
@@ -29,6 +30,7 @@ const SELECT_TEST_DETAIL = `
 /** The test as the server last sent it (rebuilt from its raw JSON), or null when it is not cached. */
 export function getTestDetail(db: Db, storeId: string, testId: string): TestDetail | null {
   const row = statement<{
+    seq: number;
     rawJson: string;
     removed: number;
     syncedAt: string;
@@ -43,6 +45,7 @@ export function getTestDetail(db: Db, storeId: string, testId: string): TestDeta
     removed: row.removed === 1,
     syncedAt: row.syncedAt,
     resultsSyncedAt: row.resultsSyncedAt,
+    decision: readDecision(db, row.seq),
   };
 }
 

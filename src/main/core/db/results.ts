@@ -1,7 +1,8 @@
-// Writes of results: one test's results replaced whole, with the figures the list sorts on and the
-// data-quality alerts copied to the test.
+// Writes of results: one test's results replaced whole, with the figures the list sorts on, the
+// data-quality alerts and the decision on its goal copied to the test, and the rate readings they fit.
 import { Test, TestResults } from '../../../shared/api';
 import { testAlerts } from '../../../shared/domain/statistics';
+import { writeDecision, writeRateFits } from './decisions';
 import { clearSetAside } from './set-aside';
 import { statement } from './statements';
 import type { Db } from './types';
@@ -31,7 +32,7 @@ const COPY_RESULTS_TO_TEST = `
   WHERE store_id = ? AND id = ?`;
 
 const SELECT_TEST_RAW = `
-  SELECT raw.raw_json AS rawJson FROM tests t JOIN tests_raw raw ON raw.seq = t.seq
+  SELECT t.seq, raw.raw_json AS rawJson FROM tests t JOIN tests_raw raw ON raw.seq = t.seq
   WHERE t.store_id = ? AND t.id = ?`;
 const SET_ALERTS = `UPDATE tests SET alerts = ?, alert_count = ? WHERE store_id = ? AND id = ?`;
 
@@ -48,31 +49,46 @@ export function alertsOf(
   results: TestResults,
   at: string,
 ): StoredAlerts | null {
+  const test = parseTest(testRawJson);
+  return test === null ? null : alertsOfTest(test, results, at);
+}
+
+function parseTest(rawJson: string): Test | null {
   let raw: unknown;
   try {
-    raw = JSON.parse(testRawJson);
+    raw = JSON.parse(rawJson);
   } catch {
     return null;
   }
   const test = Test.safeParse(raw);
-  if (!test.success) return null;
+  return test.success ? test.data : null;
+}
+
+function alertsOfTest(test: Test, results: TestResults, at: string): StoredAlerts {
   const now = Date.parse(at);
-  const codes = testAlerts(test.data, results, {
+  const codes = testAlerts(test, results, {
     now: Number.isFinite(now) ? now : Date.now(),
   }).map((alert) => alert.code);
   return { alerts: JSON.stringify(codes), count: codes.length };
 }
 
-function writeAlerts(
+/**
+ * What the test's row keeps of its results besides the copied figures: the alerts, and the call on its
+ * goal made with the settings in effect for it (db/decisions.ts). The test's record is read once for both.
+ */
+function writeDerived(
   db: Db,
   storeId: string,
   testId: string,
   results: TestResults,
   at: string,
 ): void {
-  const row = statement<{ rawJson: string }>(db, SELECT_TEST_RAW).get(storeId, testId);
-  const stored = row ? alertsOf(row.rawJson, results, at) : null;
+  const row = statement<{ seq: number; rawJson: string }>(db, SELECT_TEST_RAW).get(storeId, testId);
+  const test = row ? parseTest(row.rawJson) : null;
+  const stored = test ? alertsOfTest(test, results, at) : null;
   statement(db, SET_ALERTS).run(stored?.alerts ?? null, stored?.count ?? null, storeId, testId);
+  if (row) writeDecision(db, { seq: row.seq, storeId, testId }, test, results, at);
+  writeRateFits(db, storeId, testId, results);
 }
 
 /** Replaces a test's cached results (deleting cascades to the old raw JSON: nothing of them lingers). */
@@ -112,7 +128,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
       storeId,
       testId,
     );
-    writeAlerts(db, storeId, testId, results, write.fetchedAt);
+    writeDerived(db, storeId, testId, results, write.fetchedAt);
     clearSetAside(db, storeId, 'results', testId);
   })();
 }

@@ -1,7 +1,7 @@
 // The test list: filters, sort with NULLs last, keyset pages with an opaque cursor, and the filter chips' facets.
 import { z } from 'zod';
 import { TEST_STATUSES } from '../../../shared/api';
-import { TestSortKey } from '../../../shared/contract';
+import { DecisionCall, TestSortKey } from '../../../shared/contract';
 import type {
   Facets,
   TestFilter,
@@ -10,6 +10,7 @@ import type {
   TestRow,
 } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
+import { CALL_ORDER } from './decisions';
 import { memoized } from './memo';
 import { statement } from './statements';
 import type { Db } from './types';
@@ -31,6 +32,13 @@ const SORT_COLUMNS: Record<TestSortKey, { expr: string; nullable: boolean }> = {
   updatedAt: { expr: 't.updated_at', nullable: false },
   probabilityToWin: { expr: 't.probability_to_win', nullable: true },
   lift: { expr: 't.lift', nullable: true },
+  goalLift: { expr: 't.goal_lift', nullable: true },
+  goalPWin: { expr: 't.goal_p_win', nullable: true },
+  // The call's place in CALL_ORDER: the expression of the index tests_by_decision (migration 13), verbatim.
+  decision: {
+    expr: `(CASE t.decision ${CALL_ORDER.map((call, i) => `WHEN '${call}' THEN ${i + 1}`).join(' ')} END)`,
+    nullable: true,
+  },
 };
 
 // ---------- the cursor ----------
@@ -208,6 +216,12 @@ type ListDbRow = {
   alerts: string | null;
   leader: string | null;
   removed: number;
+  decision: string | null;
+  decisionWords: string | null;
+  decisionReason: string | null;
+  daysToDecision: number | null;
+  goalLift: number | null;
+  goalPWin: number | null;
   sortValue: SortValue | null;
 };
 
@@ -223,6 +237,8 @@ function pageSql(keyQuery: string, expr: string, order: string): string {
            t.start_at AS startAt, t.end_at AS endAt, t.updated_at AS updatedAt,
            coalesce(t.campaign_name, c.name) AS campaignName, t.tag_names AS tagNames,
            t.probability_to_win AS probabilityToWin, t.lift, t.visitors, t.tier, t.alerts, t.leader, t.removed,
+           t.decision, t.decision_words AS decisionWords, t.decision_reason AS decisionReason,
+           t.days_to_decision AS daysToDecision, t.goal_lift AS goalLift, t.goal_p_win AS goalPWin,
            ${expr} AS sortValue
     FROM (${keyQuery}) AS page
     CROSS JOIN tests t ON t.seq = page.seq
@@ -329,6 +345,12 @@ function toTestRow(row: ListDbRow): TestRow {
     alerts: row.alerts === null ? null : parseNames(row.alerts),
     leader: row.leader,
     removed: row.removed === 1,
+    decision: DecisionCall.safeParse(row.decision).data ?? null,
+    decisionWords: row.decisionWords,
+    decisionReason: row.decisionReason,
+    daysToDecision: row.daysToDecision,
+    goalLift: row.goalLift,
+    goalPWin: row.goalPWin,
   };
 }
 

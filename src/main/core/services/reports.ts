@@ -13,6 +13,8 @@ export interface ReportsServiceDeps {
   clock: () => number;
   saveFile: SaveFile | undefined;
   emit: (event: CoreEvent) => void;
+  /** Resolves once no decision is being made again: the reports read the calls kept on the rows. */
+  decisionsSettled?: () => Promise<void>;
 }
 
 const isCancelled = (error: unknown) =>
@@ -52,6 +54,7 @@ export function createReportsService(deps: ReportsServiceDeps): Services['report
         if (!target || controller.signal.aborted) return notSaved;
         let rows: number;
         try {
+          await deps.decisionsSettled?.();
           rows = await writeFileAtomically(target.path, (out) =>
             writeExport(deps.db, input, out, {
               now: deps.clock(),

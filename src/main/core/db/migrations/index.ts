@@ -15,6 +15,7 @@ import { migration009 } from './009-set-aside-kinds';
 import { migration010 } from './010-leader-on-tests';
 import { migration011 } from './011-facet-counts';
 import { migration012 } from './012-slim-sort-indexes';
+import { migration013 } from './013-decisions';
 
 export type { Migration } from './migration';
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */

@@ -1,0 +1,114 @@
+// What the planner goes by at a store: the daily visitors a test there typically gets and the goal's
+// baseline, both from the store's own tests over the last 28 days of their daily data.
+import { TestResults } from '../../../shared/api';
+import {
+  addSide,
+  EMPTY_SUMS,
+  eventsOf,
+  valueOf,
+  type GoalMetric,
+  type SideSums,
+} from '../../../shared/domain/decisions/estimates';
+import { DAY_MS, dailySeries } from '../../../shared/domain/statistics/daily';
+import { median } from '../review/portfolio';
+import { statement } from '../db/statements';
+import type { Db } from '../db/types';
+import { unpackJson } from '../db/values';
+
+/** The days of data the planner goes by, ending with the last day any of the store's tests has. */
+export const TRAFFIC_DAYS = 28;
+
+export type StoreTraffic = {
+  /** The median over the store's tests of their mean visitors a day (both sides) in the window. */
+  dailyVisitors: number;
+  /** The control sides' totals of those tests, pooled: the baseline of any goal. */
+  control: SideSums;
+  /** How many tests it comes from. */
+  tests: number;
+};
+
+type Candidate = { id: string; status: string; lastAt: string };
+
+/**
+ * The store's traffic, or null when no test of it has daily data. A running test's last day is still
+ * in progress, so it is left out, as the decision leaves it out.
+ */
+export function storeTraffic(db: Db, storeId: string): StoreTraffic | null {
+  const candidates = statement<Candidate>(
+    db,
+    `SELECT t.id, t.status, coalesce(t.end_at, r.fetched_at) AS lastAt
+     FROM tests t JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
+     WHERE t.store_id = ? AND t.removed = 0`,
+  ).all(storeId);
+  const latest = Math.max(...candidates.map((c) => Date.parse(c.lastAt)).filter(Number.isFinite));
+  if (!Number.isFinite(latest)) return null;
+  // Only tests that had data near the end of the window are read; a week's slack for the end dates.
+  const cutoff = latest - (TRAFFIC_DAYS + 7) * DAY_MS;
+  const readPacked = statement<{ packed: Uint8Array }>(
+    db,
+    `SELECT raw_packed AS packed FROM results_raw WHERE store_id = ? AND test_id = ?`,
+  );
+  const tests: { days: { dayNumber: number; visitors: number }[]; control: SideSums }[] = [];
+  for (const candidate of candidates) {
+    if (!(Date.parse(candidate.lastAt) >= cutoff)) continue;
+    const row = readPacked.get(storeId, candidate.id);
+    if (!row) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(unpackJson(row.packed));
+    } catch {
+      continue;
+    }
+    const results = TestResults.safeParse(raw);
+    if (!results.success) continue;
+    const { days } = dailySeries(results.data.daily);
+    const complete = candidate.status === 'active' ? days.slice(0, -1) : days;
+    tests.push({
+      days: complete.map((day) => ({
+        dayNumber: day.dayNumber,
+        visitors: day.control.visitors + day.variant.visitors,
+      })),
+      control: addSide(EMPTY_SUMS, results.data.control),
+    });
+  }
+  const lastDay = Math.max(...tests.flatMap((test) => test.days.map((day) => day.dayNumber)));
+  if (!Number.isFinite(lastDay)) return null;
+  const firstDay = lastDay - TRAFFIC_DAYS + 1;
+  const means: number[] = [];
+  let control = EMPTY_SUMS;
+  for (const test of tests) {
+    const inWindow = test.days.filter((day) => day.dayNumber >= firstDay);
+    if (inWindow.length === 0) continue;
+    means.push(inWindow.reduce((sum, day) => sum + day.visitors, 0) / inWindow.length);
+    control = sumOf(control, test.control);
+  }
+  const dailyVisitors = median(means);
+  if (dailyVisitors === null) return null;
+  return { dailyVisitors, control, tests: means.length };
+}
+
+function sumOf(a: SideSums, b: SideSums): SideSums {
+  return {
+    visitors: a.visitors + b.visitors,
+    conversions: a.conversions + b.conversions,
+    carts: a.carts + b.carts,
+    clicks: a.clicks + b.clicks,
+    orders: a.orders + b.orders,
+    revenue: a.revenue + b.revenue,
+  };
+}
+
+/** The goal's rate per visitor (orders for revenue goals) and its baseline value at the store; null without one. */
+export function goalBaseline(
+  traffic: StoreTraffic,
+  metric: GoalMetric,
+): { eventRate: number; baseline: number } | null {
+  const { control } = traffic;
+  if (!(control.visitors > 0)) return null;
+  // eventsOf counts orders for the revenue goals: the planner's event rate is orders per visitor there.
+  const events = eventsOf(control, metric);
+  const baseline = valueOf(control, metric);
+  const eventRate = events / control.visitors;
+  if (baseline === null || !(eventRate > 0)) return null;
+  return { eventRate, baseline };
+}

@@ -1,0 +1,319 @@
+// `decisions.*`: the calls on every test's goal (made when results are written, db/decisions.ts), the
+// settings they are made with (global, per store, a test's own plan), the planner and the rate readings.
+import type {
+  CoreEvent,
+  DecisionList,
+  DecisionRow,
+  DecisionSettingsView,
+  Services,
+} from '../../../shared/contract';
+import { SetDecisionSettingsInput, SetPlanInput } from '../../../shared/contract/decisions';
+import { Test, type TestResults } from '../../../shared/api';
+import {
+  DecisionSettings,
+  decideTest,
+  learnReadings,
+  plannerEstimate,
+  type Decision,
+  type DecisionSettingsPatch,
+} from '../../../shared/domain/decisions';
+import { metricOfGoal } from '../../../shared/domain/metrics';
+import { problem } from '../../../shared/problem';
+import { summarizeIssues } from '../../../shared/validation';
+import {
+  CALL_ORDER,
+  decisionBasis,
+  decisionInput,
+  decisionRows,
+  emptyCallCounts,
+  getResults,
+  getStoreRow,
+  hasUserData,
+  lastDataDate,
+  listStoreRows,
+  needsCall,
+  readGlobalDecisionSettings,
+  readStoreOverrides,
+  readTestPlan,
+  storeBasis,
+  storeRateFits,
+  writeDecision,
+  writeGlobalDecisionSettings,
+  writeStoreOverrides,
+  writeTestPlan,
+  type DecisionBasis,
+  type DecisionDbRow,
+  type Db,
+  type TestPlan,
+} from '../db';
+import { statement } from '../db/statements';
+import type { DecisionRefresh } from '../decisions/refresh';
+import { goalBaseline, storeTraffic } from '../decisions/store-traffic';
+
+export interface DecisionsServiceDeps {
+  db: Db;
+  clock: () => number;
+  emit(event: CoreEvent): void;
+  refresh: DecisionRefresh;
+}
+
+export function createDecisionsService(deps: DecisionsServiceDeps): Services['decisions'] {
+  const { db, clock, emit, refresh } = deps;
+
+  function requireStore(storeId: string) {
+    const store = getStoreRow(db, storeId);
+    if (!store) throw problem('notFound', 404, 'Store not found', `No store with id ${storeId}.`);
+    return store;
+  }
+
+  function requireWritable(what: string): void {
+    if (!hasUserData(db) || db.readonly) {
+      throw problem(
+        'readOnly',
+        409,
+        `${what} cannot be saved`,
+        'The data folder cannot be written, so the decision settings keep their current values.',
+      );
+    }
+  }
+
+  function view(): DecisionSettingsView {
+    const global = readGlobalDecisionSettings(db);
+    const overrides = readStoreOverrides(db);
+    return {
+      global,
+      stores: listStoreRows(db).map((store) => {
+        const own = overrides.get(store.id) ?? {};
+        return {
+          storeId: store.id,
+          storeName: store.name,
+          overrides: own,
+          effective: decisionBasis(global, own).settings,
+        };
+      }),
+    };
+  }
+
+  return {
+    async list({ storeId }) {
+      if (storeId !== null) requireStore(storeId);
+      // Calls being made again (start-up, a settings change) are waited for: the list is never half old.
+      await refresh.idle();
+      return decisionList(decisionRows(db, storeId));
+    },
+
+    settings: async () => view(),
+
+    async setSettings(input) {
+      const parsed = SetDecisionSettingsInput.safeParse(input);
+      if (!parsed.success) {
+        throw problem(
+          'validation',
+          400,
+          'Invalid decision settings',
+          summarizeIssues(parsed.error.issues, { root: 'decisions' }),
+        );
+      }
+      const { storeId, patch, clear } = parsed.data;
+      const both = clear.filter((key) => patch[key] !== undefined);
+      if (both.length > 0) {
+        throw problem(
+          'validation',
+          400,
+          'Invalid decision settings',
+          `${both.join(', ')}: set and cleared at once.`,
+        );
+      }
+      if (storeId === null && clear.length > 0) {
+        throw problem(
+          'validation',
+          400,
+          'Invalid decision settings',
+          'Only a store’s overrides can be cleared; the global settings always have a value.',
+        );
+      }
+      if (storeId !== null) requireStore(storeId);
+      requireWritable('Decision settings');
+      const at = new Date(clock()).toISOString();
+      if (storeId === null) {
+        writeGlobalDecisionSettings(
+          db,
+          DecisionSettings.parse({ ...readGlobalDecisionSettings(db), ...patch }),
+          at,
+        );
+      } else {
+        const overrides: DecisionSettingsPatch = {
+          ...readStoreOverrides(db).get(storeId),
+          ...patch,
+        };
+        for (const key of clear) delete overrides[key];
+        writeStoreOverrides(db, storeId, overrides, at);
+      }
+      // Made again a step at a time; `decisions.changed` tells the window when they are.
+      void refresh.request(storeId, true);
+      return view();
+    },
+
+    async setPlan({ storeId, testId, plannedDays }) {
+      const parsed = SetPlanInput.safeParse({ storeId, testId, plannedDays });
+      if (!parsed.success) {
+        throw problem(
+          'validation',
+          400,
+          'Invalid plan',
+          summarizeIssues(parsed.error.issues, { root: 'plan' }),
+        );
+      }
+      requireStore(storeId);
+      const target = testRow(db, storeId, testId);
+      if (!target)
+        throw problem('notFound', 404, 'Test not found', `No cached test ${testId} in this store.`);
+      requireWritable('The plan');
+      const at = new Date(clock()).toISOString();
+      const results = getResults(db, storeId, testId)?.results ?? null;
+      const basis = storeBasis(db, storeId);
+      const current = readTestPlan(db, storeId, testId);
+      const plan = nextPlan({
+        current,
+        plannedDays,
+        at,
+        dataThrough: results === null ? null : lastDataDate(results),
+        // The plan the call goes by now, and the one it would go by: a plan that moves once the test has
+        // data is a change after launch (a test's automatic end, say, is not moved by any plan).
+        before:
+          results === null || target.test === null
+            ? null
+            : plannedDaysOf(target.test, results, basis, current),
+        after: (candidate) =>
+          results === null || target.test === null
+            ? null
+            : plannedDaysOf(target.test, results, basis, candidate),
+      });
+      let decision: Decision | null = null;
+      db.transaction(() => {
+        writeTestPlan(db, storeId, testId, plan);
+        if (results !== null)
+          decision = writeDecision(
+            db,
+            { seq: target.seq, storeId, testId },
+            target.test,
+            results,
+            at,
+            basis,
+          );
+      })();
+      emit({ name: 'decisions.changed', payload: { storeId } });
+      return decision;
+    },
+
+    async planner({ storeId, goal, minEffect }) {
+      requireStore(storeId);
+      const metric = metricOfGoal(goal)?.rate ?? null;
+      if (metric === null) return null;
+      const basis = storeBasis(db, storeId);
+      const settings = minEffect === null ? basis.settings : { ...basis.settings, minEffect };
+      const traffic = storeTraffic(db, storeId);
+      if (traffic === null) return null;
+      const baseline = goalBaseline(traffic, metric);
+      if (baseline === null) return null;
+      return plannerEstimate({
+        metric,
+        ...baseline,
+        dailyVisitors: traffic.dailyVisitors,
+        settings,
+      });
+    },
+
+    async readings({ storeId }) {
+      requireStore(storeId);
+      return learnReadings(storeRateFits(db, storeId));
+    },
+  };
+}
+
+/** The test's row key and record (null when it no longer parses), or null when it is not cached. */
+function testRow(
+  db: Db,
+  storeId: string,
+  testId: string,
+): { seq: number; test: Test | null } | null {
+  const row = statement<{ seq: number; rawJson: string }>(
+    db,
+    `SELECT t.seq, raw.raw_json AS rawJson FROM tests t JOIN tests_raw raw ON raw.seq = t.seq
+     WHERE t.store_id = ? AND t.id = ?`,
+  ).get(storeId, testId);
+  if (!row) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(row.rawJson);
+  } catch {
+    return { seq: row.seq, test: null };
+  }
+  const test = Test.safeParse(raw);
+  return { seq: row.seq, test: test.success ? test.data : null };
+}
+
+/** The planned length a call on the test goes by with this plan of its own (null: it has no call). */
+function plannedDaysOf(
+  test: Test,
+  results: TestResults,
+  basis: DecisionBasis,
+  plan: TestPlan | null,
+): number | null {
+  const input = decisionInput(basis, plan);
+  return decideTest({ test, results, ...input, planChange: null })?.plan?.plannedDays ?? null;
+}
+
+/**
+ * The test's plan after setting `plannedDays` (null: none of its own). The first change after the test
+ * had data is kept with the date and the plan before it: from then on the call cannot spend its error
+ * budget as the launched plan would have, whatever later changes say.
+ */
+function nextPlan(input: {
+  current: TestPlan | null;
+  plannedDays: number | null;
+  at: string;
+  dataThrough: string | null;
+  before: number | null;
+  after: (plan: TestPlan | null) => number | null;
+}): TestPlan | null {
+  const { current, plannedDays, at, dataThrough, before } = input;
+  if (current !== null && current.dataThrough !== null) {
+    return { ...current, plannedDays, setAt: at };
+  }
+  const plain: TestPlan | null =
+    plannedDays === null ? null : { plannedDays, setAt: at, dataThrough: null, previousDays: null };
+  const moved = dataThrough !== null && before !== null && input.after(plain) !== before;
+  if (!moved) return plain;
+  return { plannedDays, setAt: at, dataThrough, previousDays: before };
+}
+
+/** The Decisions view's order: calls needing the consultant by store, then running tests by days to decision. */
+export function decisionList(rows: readonly DecisionDbRow[]): DecisionList {
+  const counts = emptyCallCounts();
+  for (const row of rows) counts[row.call] += 1;
+  const rank = (row: DecisionDbRow) => CALL_ORDER.indexOf(row.call);
+  const byTitle = (a: DecisionDbRow, b: DecisionDbRow) =>
+    a.title.localeCompare(b.title) || (a.testId < b.testId ? -1 : a.testId > b.testId ? 1 : 0);
+  const byStore = (a: DecisionDbRow, b: DecisionDbRow) =>
+    a.storePosition - b.storePosition ||
+    (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0);
+  const needing = rows
+    .filter((row) => needsCall(row.call))
+    .sort((a, b) => byStore(a, b) || rank(a) - rank(b) || byTitle(a, b));
+  const running = rows
+    .filter((row) => !needsCall(row.call))
+    .sort(
+      (a, b) =>
+        (a.daysToDecision ?? Number.POSITIVE_INFINITY) -
+          (b.daysToDecision ?? Number.POSITIVE_INFINITY) ||
+        byStore(a, b) ||
+        byTitle(a, b),
+    );
+  const toRow = ({ storePosition: _position, ...row }: DecisionDbRow): DecisionRow => row;
+  return {
+    rows: [...needing, ...running].map(toRow),
+    counts,
+    needCall: needing.length,
+  };
+}

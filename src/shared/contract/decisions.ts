@@ -1,0 +1,96 @@
+// `decisions.*`: one call per test on its goal (shared/domain/decisions), the settings calls are made
+// with (global, per store, a test's planned length), the planner for tests not launched yet, and the
+// rate readings learnt per store.
+import { z } from 'zod';
+import {
+  Decision,
+  DecisionCall,
+  DecisionSettings,
+  DecisionSettingsPatch,
+  PlannerEstimate,
+} from '../domain/decisions/schemas';
+import { LearntReading as Reading } from '../domain/decisions/rate-readings';
+import { Empty, method, ScopeInput, StoreId, StoreInput } from './common';
+
+export { Decision, DecisionCall, DecisionSettings, DecisionSettingsPatch, PlannerEstimate };
+
+/** One test's call as the Decisions view and the CLI list it (the full Decision is on the test's detail). */
+export const DecisionRow = z.object({
+  storeId: StoreId,
+  storeName: z.string(),
+  testId: z.string(),
+  title: z.string(),
+  status: z.string(),
+  goal: z.string(),
+  call: DecisionCall,
+  /** "Ship the variant", "Keep running, about 9 days". */
+  words: z.string(),
+  reason: z.string(),
+  basis: z.string(),
+  daysToDecision: z.int().nullable(),
+  decisionDate: z.string().nullable(),
+  /** Splitbook's relative lift of the goal (fraction) and chance the variant wins on it, from the totals. */
+  goalLift: z.number().nullable(),
+  goalPWin: z.number().nullable(),
+  /** When the call was last made (results written or settings changed). */
+  decidedAt: z.string(),
+});
+export type DecisionRow = z.infer<typeof DecisionRow>;
+
+export const DecisionList = z.object({
+  /** Calls needing the consultant first (grouped by store), then running tests by days to decision. */
+  rows: z.array(DecisionRow),
+  /** Tests per call in the scope. */
+  counts: z.record(DecisionCall, z.int()),
+  /** Tests that need a call now (every call but keep_running). */
+  needCall: z.int(),
+});
+export type DecisionList = z.infer<typeof DecisionList>;
+
+/** The settings calls are made with: global, and each store's own overrides. */
+export const DecisionSettingsView = z.object({
+  global: DecisionSettings,
+  stores: z.array(
+    z.object({
+      storeId: StoreId,
+      storeName: z.string(),
+      overrides: DecisionSettingsPatch,
+      effective: DecisionSettings,
+    }),
+  ),
+});
+export type DecisionSettingsView = z.infer<typeof DecisionSettingsView>;
+
+export const SetDecisionSettingsInput = z.object({
+  /** null: the global settings. */
+  storeId: StoreId.nullable().default(null),
+  patch: DecisionSettingsPatch,
+  /** For a store: overrides to drop, so the global value applies again. */
+  clear: z.array(DecisionSettings.keyof()).default([]),
+});
+
+export const SetPlanInput = z.object({
+  storeId: StoreId,
+  testId: z.string().max(64),
+  /** null: no plan of this test's own (the store's or the global planned length applies). */
+  plannedDays: z.int().min(7).max(365).nullable(),
+});
+
+export const PlannerInput = z.object({
+  storeId: StoreId,
+  /** The goal to plan for, any spelling. */
+  goal: z.string().max(200),
+  /** Overrides the settings' minimum effect, to try another in place. */
+  minEffect: z.number().min(0.005).max(0.5).nullable().default(null),
+});
+
+export const decisions = {
+  list: method(ScopeInput, DecisionList),
+  settings: method(Empty, DecisionSettingsView),
+  setSettings: method(SetDecisionSettingsInput, DecisionSettingsView),
+  /** A test's own planned length; recorded with its date when the test already has data. */
+  setPlan: method(SetPlanInput, Decision.nullable()),
+  planner: method(PlannerInput, PlannerEstimate.nullable()),
+  /** How the store's rates read, learnt from its own results. */
+  readings: method(StoreInput, z.array(Reading)),
+};

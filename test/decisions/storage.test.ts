@@ -1,0 +1,232 @@
+// Migration 13 on a cache synced by the previous version, and the refresh at core start that makes the
+// missing or stale calls (and rate fits) a step at a time, without holding up the first list.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { decideTest, DEFAULT_DECISION_SETTINGS } from '../../src/shared/domain/decisions';
+import { MIGRATIONS, migrate } from '../../src/main/core/db/migrations';
+import { openDatabase, refreshDecisionsStep, storeBasis } from '../../src/main/core/db';
+import { REFRESH_STEP_ROWS } from '../../src/main/core/decisions/refresh';
+import type { Core } from '../../src/main/core/types';
+import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
+import { asStored, nextEvent, testsWithResults } from './support';
+
+const data = tempDir('splitbook-decisions-storage-');
+const cacheFile = join(data.path, 'splitbook.db');
+const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160 }] });
+let served: ServedSimulator;
+let storeId = '';
+
+/** What version 12 of the cache was: migration 13 undone, its data with it. */
+const UNDO_13 = `
+DROP INDEX tests_by_goal_lift;
+DROP INDEX tests_by_goal_p_win;
+DROP INDEX tests_by_decision;
+DROP TABLE tests_decision;
+ALTER TABLE tests DROP COLUMN decision;
+ALTER TABLE tests DROP COLUMN decision_words;
+ALTER TABLE tests DROP COLUMN decision_reason;
+ALTER TABLE tests DROP COLUMN days_to_decision;
+ALTER TABLE tests DROP COLUMN goal_lift;
+ALTER TABLE tests DROP COLUMN goal_p_win;
+ALTER TABLE tests DROP COLUMN decision_key;
+ALTER TABLE tests DROP COLUMN decided_at;
+ALTER TABLE results DROP COLUMN rate_fits;
+PRAGMA user_version = 12;
+`;
+
+function schemaOf(db: Database.Database): unknown[] {
+  return db
+    .prepare(
+      `SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`,
+    )
+    .all();
+}
+
+function readCache<T>(read: (db: Database.Database) => T): T {
+  const db = new Database(cacheFile, { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+async function expectEveryCall(core: Core): Promise<number> {
+  const cases = await testsWithResults(core, storeId);
+  for (const { test, results } of cases) {
+    const expected = asStored(
+      decideTest({ test, results, settings: DEFAULT_DECISION_SETTINGS, planSource: 'setting' }),
+    );
+    expect(
+      (await core.services.tests.get({ storeId, testId: test.id })).decision,
+      test.title,
+    ).toEqual(expected);
+  }
+  return cases.length;
+}
+
+beforeAll(async () => {
+  served = await serveSimulator(simulator);
+  const core = await startCore(data.path, { clock: () => simulator.now() });
+  const store = simulator.stores[0];
+  storeId = (
+    await core.services.stores.add({
+      name: 'Acme',
+      baseUrl: served.url,
+      apiKey: store?.apiKey ?? '',
+      sessionOnly: true,
+    })
+  ).id;
+  expect((await syncStore(core, storeId)).outcome).toBe('ok');
+  await core.close();
+}, 60_000);
+
+afterAll(async () => {
+  await served?.close().catch(() => undefined);
+  data.remove();
+});
+
+describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {
+  it('brings a cache of version 12 up, then makes every call in the background, the first list answering at once', async () => {
+    // The cache as the previous version left it: its schema exactly a fresh version 12's.
+    const old = new Database(cacheFile);
+    old.exec(UNDO_13);
+    const v12 = new Database(':memory:');
+    migrate(v12, MIGRATIONS.slice(0, 12));
+    expect(schemaOf(old)).toEqual(schemaOf(v12));
+    v12.close();
+    old.close();
+
+    const core = await startCore(data.path, { clock: () => simulator.now() });
+    try {
+      const done = nextEvent(core, 'decisions.changed', (payload) => payload.storeId === null);
+      // Nothing was decided yet when the first list answered: the calls come a step per tick after it.
+      const first = await allTestRows(core, storeId);
+      expect(first.length).toBe(160);
+      expect(first.every((row) => row.decision === null && row.goalLift === null)).toBe(true);
+      await done;
+
+      expect(readCache((db) => db.pragma('user_version', { simple: true }))).toBe(
+        MIGRATIONS.length,
+      );
+      const decided = await expectEveryCall(core);
+      expect(decided).toBeGreaterThan(REFRESH_STEP_ROWS * 2);
+      expect(
+        readCache((db) =>
+          db.prepare('SELECT count(*) AS n FROM results WHERE rate_fits IS NULL').get(),
+        ),
+      ).toEqual({ n: 0 });
+      const rows = await allTestRows(core, storeId);
+      expect(rows.filter((row) => row.decision !== null).length).toBeGreaterThan(0);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('makes again only the calls whose key is stale (an older version, other settings), and says so', async () => {
+    const before = readCache((db) =>
+      db
+        .prepare(
+          'SELECT id, decided_at AS decidedAt, decision_key AS decisionKey FROM tests WHERE decision_key IS NOT NULL ORDER BY seq',
+        )
+        .all(),
+    ) as { id: string; decidedAt: string; decisionKey: string }[];
+    const stale = before.slice(0, 3).map((row) => row.id);
+    const db = new Database(cacheFile);
+    db.prepare(
+      `UPDATE tests SET decision_key = '0:older', decision = 'ship' WHERE id IN (SELECT value FROM json_each(?))`,
+    ).run(JSON.stringify(stale));
+    db.close();
+
+    const core = await startCore(data.path, { clock: () => simulator.now() + 60_000 });
+    try {
+      await nextEvent(core, 'decisions.changed', (payload) => payload.storeId === null);
+      const after = new Map(
+        (
+          readCache((db) =>
+            db
+              .prepare('SELECT id, decided_at AS decidedAt, decision_key AS decisionKey FROM tests')
+              .all(),
+          ) as {
+            id: string;
+            decidedAt: string;
+            decisionKey: string;
+          }[]
+        ).map((row) => [row.id, row]),
+      );
+      for (const row of before) {
+        const now = after.get(row.id);
+        expect(now?.decisionKey).toBe(row.decisionKey);
+        if (stale.includes(row.id)) expect(now?.decidedAt, 'made again').not.toBe(row.decidedAt);
+        else expect(now?.decidedAt, 'left alone').toBe(row.decidedAt);
+      }
+      await expectEveryCall(core);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('starts quietly when nothing is stale', async () => {
+    const core = await startCore(data.path, { clock: () => simulator.now() });
+    const events: string[] = [];
+    const stop = core.subscribe((event) => events.push(event.name));
+    try {
+      await core.services.decisions.list({ storeId: null });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(events).not.toContain('decisions.changed');
+    } finally {
+      stop();
+      await core.close();
+    }
+  });
+
+  it('makes calls a bounded step at a time, in the order of the rows', () => {
+    const db = openDatabase(cacheFile, { userDataFile: join(data.path, 'splitbook-user.db') });
+    try {
+      db.exec('UPDATE tests SET decision_key = NULL');
+      const step = (afterSeq: number, limit: number) =>
+        refreshDecisionsStep(db, {
+          storeId,
+          afterSeq,
+          limit,
+          deadline: Infinity,
+          now: () => 0,
+          at: '2026-01-01T00:00:00.000Z',
+        });
+      const first = step(0, 5);
+      expect(first.decided).toBe(5);
+      expect(first.afterSeq).not.toBeNull();
+      const decidedSoFar = () =>
+        (
+          db.prepare('SELECT count(*) AS n FROM tests WHERE decision_key IS NOT NULL').get() as {
+            n: number;
+          }
+        ).n;
+      expect(decidedSoFar()).toBe(5);
+      // A deadline already past still makes one call, so every step moves on.
+      const late = refreshDecisionsStep(db, {
+        storeId,
+        afterSeq: first.afterSeq ?? 0,
+        limit: 50,
+        deadline: 0,
+        now: () => 1,
+        at: '2026-01-01T00:00:00.000Z',
+      });
+      expect(late.decided).toBe(1);
+      let afterSeq: number | null = late.afterSeq;
+      while (afterSeq !== null) afterSeq = step(afterSeq, 50).afterSeq;
+      const withResults = (db.prepare('SELECT count(*) AS n FROM results').get() as { n: number })
+        .n;
+      expect(decidedSoFar()).toBe(withResults);
+      const key = storeBasis(db, storeId).key;
+      const keys = db
+        .prepare('SELECT DISTINCT decision_key AS k FROM tests WHERE decision_key IS NOT NULL')
+        .all();
+      expect(keys).toEqual([{ k: key }]);
+    } finally {
+      db.close();
+    }
+  });
+});
