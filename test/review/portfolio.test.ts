@@ -5,6 +5,7 @@ import type { Test, TestResults } from '../../src/shared/api';
 import { openDatabase, upsertResults, upsertTests, type Db } from '../../src/main/core/db';
 import { portfolio, portfolioReport } from '../../src/main/core/review/portfolio';
 import { addStore, makeResults, makeTest, tag, tempDir } from '../db/fixtures';
+import { SHAPES, shapedResults } from '../decisions/support';
 
 const NOW = Date.parse('2026-06-15T00:00:00Z');
 
@@ -35,7 +36,14 @@ function fixture(): Db {
     }
   };
   const ended = (n: number, start: string, end: string, extra: Partial<Test> = {}) =>
-    makeTest({ n, status: 'completed', startAt: start, endAt: end, ...extra });
+    makeTest({
+      n,
+      status: 'completed',
+      goal: 'conversion-rate',
+      startAt: start,
+      endAt: end,
+      ...extra,
+    });
   const life = (tier: string, leadingVariant: string | null) => ({
     goal: 1,
     tier,
@@ -44,6 +52,13 @@ function fixture(): Db {
     probabilityToWin: 0.97,
     notYetStable: false,
   });
+  // Outcomes are Splitbook's calls: results shaped to give each call (test/decisions/support.ts).
+  const shaped =
+    (shape: (typeof SHAPES)[keyof typeof SHAPES]) =>
+    (n: number, start: string, days: number, fields: Partial<TestResults>) =>
+      shapedResults(makeTest({ n }).id, { start, days, ...shape }, fields);
+  const won = shaped(SHAPES.ship);
+  const lost = shaped(SHAPES.keepControl);
   write('a', [
     // won: 10 days, +500
     [
@@ -51,17 +66,17 @@ function fixture(): Db {
         surfaceArea: 'checkout',
         tags: [tag(1, 'Pricing')],
       }),
-      { changeRevenue: 500, lifecycle: life('significant', 'variant') },
+      won(1, '2026-05-01', 10, { changeRevenue: 500, lifecycle: life('significant', 'variant') }),
     ],
     // won: 20 days, +250
     [
       ended(2, '2026-04-01T00:00:00Z', '2026-04-21T00:00:00Z', { surfaceArea: 'checkout' }),
-      { changeRevenue: 250, lifecycle: life('significant', 'variant') },
+      won(2, '2026-04-01', 20, { changeRevenue: 250, lifecycle: life('significant', 'variant') }),
     ],
     // lost: 30 days; its revenue is not a winner's
     [
       ended(3, '2026-04-10T00:00:00Z', '2026-05-10T00:00:00Z', { tags: [tag(1, 'Pricing')] }),
-      { changeRevenue: -90, lifecycle: life('significant', 'control') },
+      lost(3, '2026-04-10', 30, { changeRevenue: -90, lifecycle: life('significant', 'control') }),
     ],
     [
       makeTest({ n: 4, status: 'active', startAt: '2026-06-01T00:00:00Z' }),
@@ -109,7 +124,7 @@ describe('the portfolio', () => {
       storeName: 'Alpha',
       tests: 5,
       running: 1,
-      ended: { won: 2, lost: 1, inconclusive: 0, total: 3 },
+      ended: { won: 2, lost: 1, flat: 0, inconclusive: 0, total: 3 },
       winRate: 2 / 3,
       medianDurationDays: 20,
       winnersChangeRevenue: 750,
@@ -129,7 +144,7 @@ describe('the portfolio', () => {
     expect(b).toMatchObject({
       tests: 4,
       running: 1,
-      ended: { won: 0, lost: 0, inconclusive: 1, total: 1 },
+      ended: { won: 0, lost: 0, flat: 0, inconclusive: 1, total: 1 },
       winRate: 0,
       medianDurationDays: 5,
       winnersChangeRevenue: 0,
@@ -139,7 +154,7 @@ describe('the portfolio', () => {
       storeId: null,
       tests: 9,
       running: 2,
-      ended: { won: 2, lost: 1, inconclusive: 1, total: 4 },
+      ended: { won: 2, lost: 1, flat: 0, inconclusive: 1, total: 4 },
       winRate: 0.5,
       // durations 5, 10, 20, 30
       medianDurationDays: 15,
@@ -165,12 +180,13 @@ describe('the portfolio', () => {
       'win_rate',
       'median_duration_days',
       'winners_change_revenue',
+      'flat',
     ]);
     expect(rows.slice(1)).toEqual([
-      ['a', 'Alpha', 5, 1, 3, 2, 1, 0, 0.6667, 20, 750],
-      ['b', 'Beta', 4, 1, 1, 0, 0, 1, 0, 5, 0],
-      ['c', 'Gamma', 0, 0, 0, 0, 0, 0, null, null, 0],
-      ['', 'All stores', 9, 2, 4, 2, 1, 1, 0.5, 15, null],
+      ['a', 'Alpha', 5, 1, 3, 2, 1, 0, 0.6667, 20, 750, 0],
+      ['b', 'Beta', 4, 1, 1, 0, 0, 1, 0, 5, 0, 0],
+      ['c', 'Gamma', 0, 0, 0, 0, 0, 0, null, null, 0, 0],
+      ['', 'All stores', 9, 2, 4, 2, 1, 1, 0.5, 15, null, 0],
     ]);
     db.close();
   });

@@ -6,9 +6,10 @@ import { method, StoreId } from './common';
 export const OUTCOME_WINDOW_DAYS = 90;
 
 export const OUTCOME_DEFINITION =
-  'An ended test (completed or cancelled) won when the store\u2019s lifecycle tier is "significant" and the ' +
-  'leading side is the variant, lost when the tier is "significant" and the leading side is the control, ' +
-  'and is inconclusive otherwise (another tier, no leader, or no results). Splitbook\u2019s definition; the API states no outcome.';
+  'An ended test (completed or cancelled) is counted by Splitbook\u2019s decision on its goal: won when the call is ' +
+  '"Ship the variant", lost when it is "Keep the control", flat when it is "No meaningful difference", and ' +
+  'inconclusive otherwise (cannot conclude, check the data first, still running, or no results). ' +
+  'Splitbook\u2019s definition, made with your decision settings; the API states no outcome.';
 
 const Count = z.object({ key: z.string(), label: z.string(), count: z.int() });
 export type PortfolioCount = z.infer<typeof Count>;
@@ -20,7 +21,14 @@ export const PortfolioFigures = z.object({
   tests: z.int(),
   byStatus: z.array(Count),
   running: z.int(),
-  ended: z.object({ won: z.int(), lost: z.int(), inconclusive: z.int(), total: z.int() }),
+  /** Ended tests in the window by Splitbook's call on the goal (OUTCOME_DEFINITION); total = won + lost + flat + inconclusive. */
+  ended: z.object({
+    won: z.int(),
+    lost: z.int(),
+    flat: z.int(),
+    inconclusive: z.int(),
+    total: z.int(),
+  }),
   /** won / ended in the window; null when none ended. */
   winRate: z.number().nullable(),
   /** Median days from start to end of tests ended in the window. */

@@ -273,6 +273,8 @@ export type PortfolioRow = {
   tagNames: string;
   tier: string | null;
   leader: string | null;
+  /** Splitbook's call on the goal (db/decisions.ts), null without one. */
+  decision: string | null;
   changeRevenue: number | null;
 };
 
@@ -281,7 +283,8 @@ export function portfolioRows(db: Db): PortfolioRow[] {
     db,
     `SELECT t.store_id AS storeId, t.id, t.status, t.start_at AS startAt, t.end_at AS endAt,
             t.campaign_id AS campaignId, t.campaign_name AS campaignName, t.surface_area AS surfaceArea,
-            t.tag_names AS tagNames, r.tier, r.leading_variant AS leader, r.change_revenue AS changeRevenue
+            t.tag_names AS tagNames, r.tier, r.leading_variant AS leader, t.decision,
+            r.change_revenue AS changeRevenue
      FROM tests t LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
      WHERE t.removed = 0`,
   ).all();

@@ -4,7 +4,7 @@ import type { CsvValue } from './csv';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 
 const OUTCOME =
-  'significant tier with the variant leading (Splitbook’s reading, see Portfolio under “Using it”; the API states no outcome)';
+  'Splitbook’s decision on the goal is “Ship the variant” (made with your decision settings; the API states no outcome)';
 
 /** Units and sources of PORTFOLIO_COLUMNS, in its order (checked below, so the two cannot drift). */
 const COLUMNS: readonly Column[] = [
@@ -22,13 +22,13 @@ const COLUMNS: readonly Column[] = [
   {
     name: 'lost',
     kind: 'integer',
-    unit: 'ended_90d tests lost: significant tier with the control leading (same reading)',
+    unit: 'ended_90d tests lost: the decision is “Keep the control”',
     source: 'Splitbook',
   },
   {
     name: 'inconclusive',
     kind: 'integer',
-    unit: 'ended_90d tests neither won nor lost',
+    unit: 'ended_90d tests neither won, lost nor flat (cannot conclude, check the data, no results)',
     source: 'Splitbook',
   },
   {
@@ -48,6 +48,12 @@ const COLUMNS: readonly Column[] = [
     kind: 'money',
     unit: "sum of the won tests' changeRevenue, store currency; empty on the total row (currencies may differ)",
     source: 'API',
+  },
+  {
+    name: 'flat',
+    kind: 'integer',
+    unit: 'ended_90d tests with no meaningful difference: the decision is “No meaningful difference”',
+    source: 'Splitbook',
   },
 ];
 
@@ -72,7 +78,7 @@ function* portfolioRows(ctx: ReportContext): Generator<CsvValue[]> {
 export const portfolioReportDefinition: ReportDefinition = {
   name: 'portfolio',
   description:
-    'One row per store and a total: tests, running, ended in 90 days, won/lost, win rate.',
+    'One row per store and a total: tests, running, ended in 90 days, won/lost/flat by decision, win rate.',
   perTest: false,
   columns: COLUMNS,
   rows: portfolioRows,

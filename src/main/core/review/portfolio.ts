@@ -12,14 +12,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** How many months the "started per month" chart spans, ending with the current month. */
 export const STARTED_MONTHS = 12;
 
-export type Outcome = 'won' | 'lost' | 'inconclusive';
+export type Outcome = 'won' | 'lost' | 'flat' | 'inconclusive';
 
-/** Splitbook's reading of an ended test (the API states no outcome): see OUTCOME_DEFINITION. */
-export function outcomeOf(row: { tier: string | null; leader: string | null }): Outcome {
-  if (row.tier !== 'significant') return 'inconclusive';
-  if (row.leader === 'variant') return 'won';
-  if (row.leader === 'control') return 'lost';
-  return 'inconclusive';
+/**
+ * Splitbook's reading of an ended test from its call on the goal (the API states no outcome): see
+ * OUTCOME_DEFINITION. Ship is won, keep the control lost, no meaningful difference flat; any other
+ * call, or none, inconclusive.
+ */
+export function outcomeOf(row: { decision: string | null }): Outcome {
+  switch (row.decision) {
+    case 'ship':
+      return 'won';
+    case 'keep_control':
+      return 'lost';
+    case 'no_difference':
+      return 'flat';
+    default:
+      return 'inconclusive';
+  }
 }
 
 /** Ended (completed or cancelled) with an end date inside the window ending `now`. */
@@ -80,7 +90,7 @@ function accumulator(months: readonly string[]) {
     campaigns: new Map<string, { label: string; count: number }>(),
     tags: new Map<string, { label: string; count: number }>(),
     areas: new Map<string, { label: string; count: number }>(),
-    ended: { won: 0, lost: 0, inconclusive: 0, total: 0 },
+    ended: { won: 0, lost: 0, flat: 0, inconclusive: 0, total: 0 },
     durations: [] as number[],
     winnersRevenue: 0,
     started: new Map(months.map((m) => [m, 0])),
@@ -199,6 +209,7 @@ export const PORTFOLIO_COLUMNS = [
   'win_rate',
   'median_duration_days',
   'winners_change_revenue',
+  'flat',
 ] as const;
 
 function reportRow(f: PortfolioFigures): ReportValue[] {
@@ -214,6 +225,7 @@ function reportRow(f: PortfolioFigures): ReportValue[] {
     f.winRate === null ? null : round(f.winRate, 4),
     f.medianDurationDays === null ? null : round(f.medianDurationDays, 1),
     f.winnersChangeRevenue === null ? null : round(f.winnersChangeRevenue, 2),
+    f.ended.flat,
   ];
 }
 

@@ -1,0 +1,114 @@
+// The portfolio counts ended tests by Splitbook's call on the goal: ship won, keep the control lost, no
+// meaningful difference flat, anything else inconclusive; the portfolio report the same, flat at the end.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Test, TestResults } from '../../src/shared/api';
+import { OUTCOME_DEFINITION } from '../../src/shared/contract';
+import { openDatabase, upsertResults, upsertTests, type Db } from '../../src/main/core/db';
+import { PORTFOLIO_COLUMNS, portfolioReport } from '../../src/main/core/review/portfolio';
+import { addStore, makeTest } from '../db/fixtures';
+import { startCore, tempDir } from '../support/core';
+import { SHAPES, shapedResults } from './support';
+
+const NOW = Date.parse('2026-06-15T00:00:00Z');
+const DAY_MS = 86_400_000;
+
+/** A conversion-rate test that ran `days` days from `start`, with results of that shape (or none). */
+function seed(
+  db: Db,
+  n: number,
+  status: string,
+  start: string,
+  days: number,
+  shape: (typeof SHAPES)[keyof typeof SHAPES] | null,
+): Test {
+  const startAt = `${start}T00:00:00.000Z`;
+  const test = makeTest({
+    n,
+    status,
+    goal: 'conversion-rate',
+    startAt,
+    endAt: status === 'active' ? null : new Date(Date.parse(startAt) + days * DAY_MS).toISOString(),
+  });
+  upsertTests(db, { storeId: 's1', tests: [test], runId: 'r', syncedAt: '2026-06-15T00:00:00Z' });
+  if (shape !== null) {
+    const results: TestResults = shapedResults(test.id, { start, days, ...shape });
+    upsertResults(db, {
+      storeId: 's1',
+      testId: test.id,
+      results,
+      fetchedAt: '2026-06-15T00:00:00Z',
+      testUpdatedAt: test.updatedAt,
+      testStatus: test.status,
+    });
+  }
+  return test;
+}
+
+describe('the portfolio by decision', () => {
+  it('counts ended tests won, lost, flat or inconclusive by the call on their goal', async () => {
+    const data = tempDir('splitbook-decisions-portfolio-');
+    try {
+      const db = openDatabase(join(data.path, 'splitbook.db'), {
+        userDataFile: join(data.path, 'splitbook-user.db'),
+      });
+      addStore(db, 's1', 'Alpha');
+      seed(db, 1, 'completed', '2026-05-01', 14, SHAPES.ship);
+      seed(db, 2, 'completed', '2026-05-01', 14, SHAPES.keepControl);
+      seed(db, 3, 'completed', '2026-05-01', 14, SHAPES.flat);
+      seed(db, 4, 'cancelled', '2026-05-01', 5, SHAPES.tiny);
+      seed(db, 5, 'completed', '2026-05-01', 14, null);
+      // Running tests are no outcome, whatever their call.
+      seed(db, 6, 'active', '2026-06-01', 14, SHAPES.ship);
+      const calls = db
+        .prepare('SELECT id, decision FROM tests ORDER BY seq')
+        .all()
+        .map((row) => (row as { decision: string | null }).decision);
+      expect(calls).toEqual([
+        'ship',
+        'keep_control',
+        'no_difference',
+        'cannot_conclude',
+        null,
+        'ship',
+      ]);
+
+      const rows = [...portfolioReport(db, NOW)];
+      db.close();
+      expect(PORTFOLIO_COLUMNS.at(-1)).toBe('flat');
+      const column = (name: string) => PORTFOLIO_COLUMNS.indexOf(name as never);
+      const alpha = rows[1] ?? [];
+      expect(alpha[column('ended_90d')]).toBe(5);
+      expect(alpha[column('won')]).toBe(1);
+      expect(alpha[column('lost')]).toBe(1);
+      expect(alpha[column('flat')]).toBe(1);
+      expect(alpha[column('inconclusive')]).toBe(2);
+      expect(alpha[column('win_rate')]).toBe(0.2);
+
+      const core = await startCore(data.path, { clock: () => NOW });
+      try {
+        const figures = await core.services.portfolio.figures({});
+        expect(figures.stores[0]?.ended).toEqual({
+          won: 1,
+          lost: 1,
+          flat: 1,
+          inconclusive: 2,
+          total: 5,
+        });
+        expect(figures.total.ended).toEqual({
+          won: 1,
+          lost: 1,
+          flat: 1,
+          inconclusive: 2,
+          total: 5,
+        });
+        expect(figures.total.winRate).toBe(0.2);
+      } finally {
+        await core.close();
+      }
+      expect(OUTCOME_DEFINITION).toContain('No meaningful difference');
+    } finally {
+      data.remove();
+    }
+  });
+});
