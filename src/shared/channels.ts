@@ -29,6 +29,7 @@ export const METHOD_NAMES = {
   portfolio: ['figures'],
   settings: ['get', 'set'],
   decisions: ['list', 'settings', 'setSettings', 'setPlan', 'planner', 'readings'],
+  clientReports: ['settings', 'setSettings', 'save', 'summary'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */

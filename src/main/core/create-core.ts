@@ -37,7 +37,9 @@ import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
 import { createTestsService } from './services/tests';
 import { rebaseAll } from './sync/push/records';
-import type { SaveFile } from './reports/save';
+import type { PrintToPdf, SaveFile } from './reports/save';
+import { buildClientReport } from './reports/client/build';
+import { createClientReportsService } from './services/client-reports';
 import { writeExport } from './reports/export';
 import { writeFileAtomically } from './reports/write-file';
 
@@ -54,6 +56,8 @@ export interface CoreDeps {
   openExternal?: (url: string) => Promise<void>;
   /** Where an export from the window is saved (a dialog, a download); hosts that cannot save leave it out. */
   saveFile?: SaveFile;
+  /** Prints a client report's HTML to PDF; only Electron can (a hidden window), others leave it out. */
+  printToPdf?: PrintToPdf;
   /** Simulator settings of the demo store (tests shrink it). */
   demo?: { tests?: number; seed?: number };
   /** Send an edit as soon as it is made (default true); off, edits wait for a sync or edits.push. */
@@ -190,6 +194,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       portfolio: createPortfolioService(current, clock, refresh),
       settings: createSettingsService({ db: current, clock, emit }),
       decisions: createDecisionsService({ db: current, clock, emit, refresh }),
+      clientReports: createClientReportsService({
+        db: current,
+        clock,
+        saveFile: deps.saveFile,
+        printToPdf: deps.printToPdf,
+        decisionsSettled: () => refresh.idle(),
+      }),
     };
     return { engine, services, stores, refresh };
   }
@@ -225,6 +236,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         return writeFileAtomically(path, (out) =>
           writeExport(db, request, out, { now: clock(), ...options }),
         );
+      },
+      client: async (scope, format, path) => {
+        await parts.refresh.idle();
+        const report = buildClientReport(db, scope, format, clock());
+        if (path !== undefined) await writeFileAtomically(path, async (out) => void out.end(report.content));
+        return report;
       },
     },
     subscribe(listener) {
@@ -271,5 +288,6 @@ function delegate(current: () => Services): Services {
     portfolio: forward('portfolio'),
     settings: forward('settings'),
     decisions: forward('decisions'),
+    clientReports: forward('clientReports'),
   };
 }

@@ -6,6 +6,6 @@ export { nextSyncReport, syncAndWait } from './sync/wait';
 export { sourceSyncThread } from './sync/thread/source';
 export type { SyncThreadOptions } from './sync/thread/protocol';
 export type { ExportRequest, ExportOptions } from './reports/export';
-export type { SaveFile, SaveTarget } from './reports/save';
+export type { PrintToPdf, SaveFile, SaveFormat, SaveTarget } from './reports/save';
 export { REPORTS } from './reports/registry';
 export { storageProblem } from './db/storage-errors';

@@ -1,6 +1,8 @@
 // What a host gets from the core: the contract's services, its typed events, and a way to shut down.
 import type { Writable } from 'node:stream';
 import type { CoreEvent, Services } from '../../shared/contract';
+import type { ClientReportScope } from '../../shared/contract/client-reports';
+import type { BuiltReport } from './reports/client/build';
 import type { ExportOptions, ExportRequest } from './reports/export';
 
 /** Exports for a host that writes them itself (the CLI: a file, or standard output). */
@@ -13,6 +15,8 @@ export interface CoreReports {
     path: string,
     options?: Partial<ExportOptions>,
   ): Promise<number>;
+  /** A client report (HTML, or its plain-text summary) from the cache; written to `path` atomically when given. */
+  client(scope: ClientReportScope, format: 'html' | 'text', path?: string): Promise<BuiltReport>;
 }
 
 /** Receives every event the core emits; `event.name` narrows `event.payload`. */

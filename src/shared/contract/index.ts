@@ -7,6 +7,7 @@ import type { EVENT_NAMES, METHOD_NAMES } from '../channels';
 import { app } from './app';
 import { audiences } from './audiences';
 import { campaigns } from './campaigns';
+import { clientReports } from './client-reports';
 import { decisions } from './decisions';
 import { reports } from './reports';
 import { edits } from './edits';
@@ -23,6 +24,7 @@ import { tests } from './tests';
 export * from './app';
 export * from './audiences';
 export * from './campaigns';
+export * from './client-reports';
 export * from './common';
 export * from './decisions';
 export * from './edits';
@@ -52,6 +54,7 @@ export const contract = {
   portfolio,
   settings,
   decisions,
+  clientReports,
 } as const;
 
 export type Contract = typeof contract;

@@ -27,6 +27,7 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
     reports: {
       write: async () => 0,
       writeFile: async () => 0,
+      client: async () => ({ content: '', fileName: 'report.html', tests: 0, period: { since: '', until: '' } }),
     },
     subscribe(listener) {
       listeners.add(listener);

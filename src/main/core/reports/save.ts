@@ -14,8 +14,14 @@ export interface SaveTarget {
   discard?(): Promise<void>;
 }
 
+/** What a saved file holds: a report export, or a client report (HTML, or PDF where the host prints). */
+export type SaveFormat = ExportFormat | 'html' | 'pdf';
+
 /** Asks the host where to save; null when the user cancelled. */
 export type SaveFile = (request: {
   suggestedName: string;
-  format: ExportFormat;
+  format: SaveFormat;
 }) => Promise<SaveTarget | null>;
+
+/** Prints an HTML document to PDF (Electron: a hidden window's printToPDF); absent where the host cannot. */
+export type PrintToPdf = (html: string, options: { pageSize: 'A4' | 'Letter' }) => Promise<Uint8Array>;

@@ -10,6 +10,14 @@ import type { SaveFile } from '../../core';
 
 export const DOWNLOAD_PATH = '/api/download';
 
+/** The media type of a finished file, by its extension. */
+function contentTypeOf(fileName: string): string {
+  if (fileName.endsWith('.xlsx')) return 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  if (fileName.endsWith('.html')) return 'text/html; charset=utf-8';
+  if (fileName.endsWith('.pdf')) return 'application/pdf';
+  return 'text/csv; charset=utf-8';
+}
+
 export function createDownloads(): {
   saveFile: SaveFile;
   serve(id: string, res: ServerResponse): Promise<boolean>;
@@ -45,9 +53,7 @@ export function createDownloads(): {
       ready.delete(id);
       const { size } = await stat(entry.path);
       res.writeHead(200, {
-        'content-type': entry.fileName.endsWith('.xlsx')
-          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-          : 'text/csv; charset=utf-8',
+        'content-type': contentTypeOf(entry.fileName),
         'content-length': size,
         'content-disposition': `attachment; filename="${entry.fileName.replace(/[^\w.-]/g, '_')}"`,
         'cache-control': 'no-store',

@@ -2,7 +2,8 @@
 import { dirname, join, resolve } from 'node:path';
 import { app, dialog, ipcMain, Menu, net, protocol, session, type BrowserWindow } from 'electron';
 import { registerAppScheme, serveRenderer } from './app-protocol';
-import { createCore, createKeychainSecretStore, type Core } from '../../core';
+import { createCore, createKeychainSecretStore, type Core, type SaveFormat } from '../../core';
+import { printHtmlToPdf } from './print-pdf';
 import { openExternalSafely } from './external';
 import { forwardEvents, registerHandlers, sendEvent } from './ipc';
 import { menuTemplate } from './menu';
@@ -14,6 +15,14 @@ import { WINDOW_STATE_FILE } from './window-state';
 // Bundled, this file is part of out/main/index.js, which sits beside out/preload and out/renderer.
 const OUT_DIR = join(import.meta.dirname, '..');
 const isMac = process.platform === 'darwin';
+
+/** The save dialog's filter for each kind of file the core saves. */
+const SAVE_FILTERS: Record<SaveFormat, { name: string; extensions: string[] }> = {
+  csv: { name: 'CSV', extensions: ['csv'] },
+  xlsx: { name: 'Excel workbook', extensions: ['xlsx'] },
+  html: { name: 'Web page (report)', extensions: ['html'] },
+  pdf: { name: 'PDF', extensions: ['pdf'] },
+};
 
 /** Boots the Electron host: one instance, a sandboxed window over the core. Called once by src/main/index.ts. */
 export function startElectronHost(): void {
@@ -72,11 +81,13 @@ async function start(source: RendererSource): Promise<void> {
     // Syncs run on a thread of their own (built beside this file), so the window is always answered.
     syncThread: { file: join(OUT_DIR, 'main', 'sync-worker.js') },
     openExternal: openExternalSafely,
+    // Client reports print to PDF in a hidden, script-less window that loads nothing.
+    printToPdf: printHtmlToPdf,
     // Exports are saved where the user says, through the native dialog.
     saveFile: async ({ suggestedName, format }) => {
       const options = {
         defaultPath: join(app.getPath('documents'), suggestedName),
-        filters: [format === 'xlsx' ? { name: 'Excel workbook', extensions: ['xlsx'] } : { name: 'CSV', extensions: ['csv'] }],
+        filters: [SAVE_FILTERS[format]],
       };
       const current = window;
       const chosen = current ? await dialog.showSaveDialog(current, options) : await dialog.showSaveDialog(options);

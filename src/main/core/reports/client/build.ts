@@ -1,0 +1,70 @@
+// One client report from the cache, ready to write: its HTML (or plain-text summary), the file name that
+// says what it is, and how many tests it holds. Shared by the window (clientReports.save) and the CLI.
+import {
+  ClientReportSettings,
+  DEFAULT_CLIENT_REPORT_SETTINGS,
+  DEFAULT_REPORT_DAYS,
+  type ClientReportScope,
+} from '../../../../shared/contract/client-reports';
+import { statement } from '../../db/statements';
+import type { Db } from '../../db';
+import { safeFileName } from './escape';
+import { assertSynced, loadClientReport } from './load';
+import { renderStoreReport, renderTestReport, textSummary } from './render';
+
+const DAY_MS = 86_400_000;
+const SETTINGS_KEY = 'clientReports';
+
+/** The report's header and locale (user file; defaults when never set or unreadable). */
+export function readClientReportSettings(db: Db): ClientReportSettings {
+  try {
+    const row = statement<{ value: string }>(db, `SELECT value FROM user.settings WHERE key = ?`).get(SETTINGS_KEY);
+    if (!row) return DEFAULT_CLIENT_REPORT_SETTINGS;
+    const parsed = ClientReportSettings.safeParse(JSON.parse(row.value));
+    return parsed.success ? parsed.data : DEFAULT_CLIENT_REPORT_SETTINGS;
+  } catch {
+    return DEFAULT_CLIENT_REPORT_SETTINGS;
+  }
+}
+
+export function writeClientReportSettings(db: Db, settings: ClientReportSettings, at: string): void {
+  statement(
+    db,
+    `INSERT INTO user.settings (key, value, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  ).run(SETTINGS_KEY, JSON.stringify(settings), at);
+}
+
+export type BuiltReport = {
+  /** The whole HTML document (format html) or the bullets (format text). */
+  content: string;
+  /** `<store> – <test title> – <date>.html`, safe on every file system. */
+  fileName: string;
+  tests: number;
+  period: { since: string; until: string };
+};
+
+/** The period, defaulting to the last 30 days up to today. */
+export function periodOf(scope: Pick<ClientReportScope, 'since' | 'until'>, now: number): { since: string; until: string } {
+  const until = scope.until ?? new Date(now).toISOString().slice(0, 10);
+  const since = scope.since ?? new Date(Date.parse(`${until}T00:00:00Z`) - (DEFAULT_REPORT_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  return { since, until };
+}
+
+export function buildClientReport(db: Db, scope: ClientReportScope, format: 'html' | 'text', now: number): BuiltReport {
+  assertSynced(db, scope.storeId);
+  const period = periodOf(scope, now);
+  const sections = loadClientReport(db, { storeId: scope.storeId, testId: scope.testId, since: period.since, until: period.until });
+  const settings = readClientReportSettings(db);
+  const options = { header: settings.header, locale: settings.locale || undefined, generatedAt: new Date(now).toISOString() };
+  const date = new Date(now).toISOString().slice(0, 10);
+  const tests = sections.flatMap((section) => section.tests);
+  const single = scope.testId !== null ? tests[0] : undefined;
+  const storeName = scope.storeId === null ? 'All stores' : (sections[0]?.storeName ?? 'Store');
+  const name = single ? `${single.storeName} – ${single.test.title} – ${date}` : `${storeName} – tests ${period.since} to ${period.until}`;
+  if (format === 'text') {
+    return { content: textSummary(tests, { locale: options.locale }), fileName: safeFileName(name, 'txt'), tests: tests.length, period };
+  }
+  const content = single ? renderTestReport(single, options) : renderStoreReport(sections, period, options);
+  return { content, fileName: safeFileName(name, 'html'), tests: tests.length, period };
+}
