@@ -31,8 +31,17 @@ beforeAll(async () => {
 afterAll(async () => fixture.remove());
 
 describe('tests report: note column', () => {
-  it('is the last column and holds each test’s note, empty without one, neutralised like any text', async () => {
-    expect(TESTS_COLUMNS.at(-1)?.name).toBe('note');
+  it('follows the statistics (only the decision columns come after it) and holds each test’s note, empty without one, neutralised like any text', async () => {
+    const names = TESTS_COLUMNS.map((c) => c.name);
+    expect(names.slice(names.indexOf('alerts'))).toEqual([
+      'alerts',
+      'note',
+      'decision',
+      'decision_reason',
+      'days_to_decision',
+      'goal_lift',
+      'goal_p_win',
+    ]);
     const rows = await fixture.core.services.tests.list({
       ...TestFilter.parse({ storeId: 'demo' }),
       sort: { key: 'updatedAt', dir: 'desc' },
@@ -52,7 +61,7 @@ describe('tests report: note column', () => {
       body: PAYLOADS[0] ?? '',
     });
     const records = await exported('tests');
-    expect(Object.keys(records[0] ?? {}).at(-1)).toBe('note');
+    expect(Object.keys(records[0] ?? {}).at(-6)).toBe('note');
     const byId = new Map(records.map((r) => [r['test_id'], r]));
     expect(byId.get(first.id)?.['note']).toBe('Client asked, re-run in May');
     expect(byId.get(second.id)?.['note']).toBe('');
@@ -78,6 +87,7 @@ describe('portfolio report', () => {
       expect(numberCell(row['won'])).toBe(f.ended.won);
       expect(numberCell(row['lost'])).toBe(f.ended.lost);
       expect(numberCell(row['inconclusive'])).toBe(f.ended.inconclusive);
+      expect(numberCell(row['flat'])).toBe(f.ended.flat);
       if (f.winRate === null) expect(row['win_rate']).toBe('');
       else expect(numberCell(row['win_rate'])).toBeCloseTo(f.winRate, 4);
       expect(row['winners_change_revenue'] === '').toBe(f.winnersChangeRevenue === null);

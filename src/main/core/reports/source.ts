@@ -14,6 +14,12 @@ export type ScopedTestRow = {
   storeName: string;
   testJson: string;
   resultsJson: string | null;
+  /** Splitbook's call on the goal as kept on the row (db/decisions.ts), never made again per export. */
+  decision: string | null;
+  decisionReason: string | null;
+  daysToDecision: number | null;
+  goalLift: number | null;
+  goalPWin: number | null;
 };
 
 /** Tests per batch: raw results with a year of days are hundreds of kilobytes each. */
@@ -49,7 +55,9 @@ export function* scopedTests(ctx: ReportContext, withResults: boolean): Generato
     ? 'rr.raw_packed AS resultsPacked FROM tests t LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id'
     : 'NULL AS resultsPacked FROM tests t';
   const sql = `
-    SELECT t.seq, t.store_id AS storeId, coalesce(s.name, '') AS storeName, tr.raw_json AS testJson, ${results}
+    SELECT t.seq, t.store_id AS storeId, coalesce(s.name, '') AS storeName, tr.raw_json AS testJson,
+           t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
+           t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, ${results}
     JOIN tests_raw tr ON tr.seq = t.seq
     LEFT JOIN stores s ON s.id = t.store_id
     WHERE ${conditions.join(' AND ')}

@@ -107,6 +107,30 @@ export const TESTS_COLUMNS: readonly Column[] = [
     'your note on the test (kept on this computer, never sent to the API); empty when none',
     'user',
   ),
+  text(
+    'decision',
+    "Splitbook's call on the goal: ship, keep_control, no_difference, keep_running, cannot_conclude or check_data; empty without results or a variant",
+    'Splitbook',
+  ),
+  text('decision_reason', 'the call in one line, with its figures', 'Splitbook'),
+  {
+    name: 'days_to_decision',
+    kind: 'integer',
+    unit: 'whole days until a call is expected (keep_running, cannot_conclude); empty when not waiting',
+    source: 'Splitbook',
+  },
+  {
+    name: 'goal_lift',
+    kind: 'fraction',
+    unit: "fraction, the goal's relative lift from the sides' totals (the list's Lift)",
+    source: 'Splitbook',
+  },
+  {
+    name: 'goal_p_win',
+    kind: 'fraction',
+    unit: "0..1, the chance the variant beats the control on the goal, from the totals (the list's P(win); rpv/aov: approximate)",
+    source: 'Splitbook',
+  },
 ];
 
 type Goal = { rate: 'cvr' | 'rpv' | 'aov' | 'acr' | 'ctr' } | null;
@@ -224,6 +248,11 @@ export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
         ctx.scope.now,
       ),
       note === '' ? null : note,
+      row.decision,
+      row.decisionReason === null ? null : oneLine(row.decisionReason),
+      row.daysToDecision,
+      row.goalLift,
+      row.goalPWin,
     ];
   }
 }
