@@ -182,7 +182,8 @@ describe('the command line', () => {
   it('fails with the problem title and detail for an unknown store', async () => {
     const run = await cli(freshDataDir(), ['sync', '--store', 'nope']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Store not found: There is no store with id nope.');
+    // --store takes an id or an exact name, resolved the same way for every command.
+    expect(run.stderr).toContain('Unknown store: No store has the id or the name "nope".');
   });
 
   it('does not add a store whose key the API refuses', async () => {

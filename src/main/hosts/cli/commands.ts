@@ -17,8 +17,13 @@ export interface Io {
   stdout?: Writable;
 }
 
-export async function listStores(core: Core, io: Io): Promise<number> {
+export async function listStores(core: Core, io: Io, json = false): Promise<number> {
   const stores = await core.services.stores.list({});
+  if (json) {
+    // StoreSummary[] as the window gets them (no key is ever part of one).
+    io.out(JSON.stringify(stores, null, 2));
+    return 0;
+  }
   if (stores.length === 0) {
     io.out('No stores yet. Add one with: add-store --name NAME --base-url URL');
     return 0;

@@ -8,17 +8,24 @@ import { REPORT_NAMES, ExportFormat, ReportName, TestFilter } from '../../../sha
 import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
 import { API_KEY_ENV, readApiKey } from './secret-input';
 import { markReviewed, printChanges } from './review-commands';
+import { printDecisions } from './decisions-commands';
+import { resolveStoreArg } from './store-arg';
 import { checkSettingsArgs, settingsCommand } from './settings-commands';
 
 export const USAGE = `usage: splitbook-cli [--data-dir DIR] <command>
 
+--store takes a store's id or its exact name (the command "stores" lists both).
+
 commands:
-  stores                                  list stores with their sync state
+  stores [--json]                         list stores with their sync state (--json: as JSON)
   add-store --name NAME --base-url URL    add a store; the API key is read from ${API_KEY_ENV} or stdin
   add-demo                                add the simulated demo store
   sync [--store ID | --all]               send pending edits, then sync one store, or all (the default);
                                           exit 1 when an edit was refused or conflicts
   pending [--store ID]                    list edits not yet confirmed by the store (the outbox)
+  decisions [--store ID | --all] [--json] Splitbook's call on each test's goal, by store: the calls
+                                          needing you first, then running tests by days to decision
+                                          (--json: the rows as JSON)
   export <report> [--store ID | --all] [--status S] [--out FILE] [--format csv|xlsx] [--no-bom]
                                           write a report of the cache; CSV goes to standard output
                                           without --out; progress on stderr. Reports: ${REPORT_NAMES.join(', ')},
@@ -58,6 +65,7 @@ export async function runCli(
         format: { type: 'string' },
         'no-bom': { type: 'boolean', default: false },
         since: { type: 'string' },
+        json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -84,9 +92,11 @@ export async function runCli(
         ? await readApiKey(`API key for ${values.name ?? 'the store'}: `)
         : '';
     core = await openCore(values['data-dir']);
+    // A store named by id or by its exact name, the same way for every command.
+    const storeId = values.store === undefined ? null : await resolveStoreArg(core, values.store);
     switch (command) {
       case 'stores':
-        return await listStores(core, io);
+        return await listStores(core, io, values.json);
       case 'add-store':
         return await addStore(core, io, {
           name: values.name ?? '',
@@ -96,7 +106,7 @@ export async function runCli(
       case 'add-demo':
         return await addDemo(core, io);
       case 'sync':
-        return await sync(core, io, values.store ?? null);
+        return await sync(core, io, storeId);
       case 'export':
       case 'export-tests':
         return await exportReport(
@@ -107,7 +117,7 @@ export async function runCli(
             format: ExportFormat.parse(values.format ?? 'csv'),
             bom: !values['no-bom'],
             filter: TestFilter.parse({
-              storeId: values.store ?? null,
+              storeId,
               statuses: values.status ? values.status.split(',').map((s) => s.trim()).filter(Boolean) : [],
             }),
             testId: null,
@@ -116,11 +126,13 @@ export async function runCli(
           command === 'export-tests',
         );
       case 'pending':
-        return await pending(core, io, values.store ?? null);
+        return await pending(core, io, storeId);
+      case 'decisions':
+        return await printDecisions(core, io, storeId, values.json);
       case 'changes':
-        return await printChanges(core, io, values.store ?? null, values.since ?? null);
+        return await printChanges(core, io, storeId, values.since ?? null);
       case 'review':
-        return await markReviewed(core, io, values.store ?? '');
+        return await markReviewed(core, io, storeId ?? '');
       case 'settings':
         return await settingsCommand(core, io, extra);
       default:
@@ -144,6 +156,7 @@ type Values = {
   status?: string;
   'no-bom'?: boolean;
   since?: string;
+  json?: boolean;
 };
 
 function reportArg(name: string | undefined): ReportName | 'all' {
@@ -168,6 +181,9 @@ function checkExport(extra: readonly string[], values: Values): string | null {
 
 function checkUsage(command: string | undefined, extra: readonly string[], values: Values): string | null {
   if (!command) return 'No command given.';
+  if (values.json && command !== 'stores' && command !== 'decisions') {
+    return '--json applies to stores and decisions only.';
+  }
   if (command === 'export') return checkExport(extra, values);
   if (command === 'settings') return checkSettingsArgs(extra);
   if (extra.length > 0) return `Unexpected argument: ${extra[0]}`;
@@ -179,6 +195,7 @@ function checkUsage(command: string | undefined, extra: readonly string[], value
     case 'add-store':
       return values.name && values['base-url'] ? null : 'add-store needs --name and --base-url.';
     case 'sync':
+    case 'decisions':
       return values.store && values.all ? 'Use --store ID or --all, not both.' : null;
     case 'export-tests':
       return values.out ? null : 'export-tests needs --out FILE.';
