@@ -3,6 +3,7 @@ import type { TestRef } from '../../../shared/contract';
 import type { z } from 'zod';
 
 export const VIEWS = [
+  { id: 'decisions', label: 'Decisions' },
   { id: 'tests', label: 'Tests' },
   { id: 'campaigns', label: 'Campaigns' },
   { id: 'audiences', label: 'Audiences' },
@@ -37,6 +38,7 @@ class Navigation {
   test = $state.raw<TestKey | null>(null);
   /** Selected row of the campaigns, audiences and sync-issues lists, by a key each list defines. */
   rowKey = $state<Record<Exclude<View, 'tests'>, string | null>>({
+    decisions: null,
     campaigns: null,
     audiences: null,
     issues: null,
