@@ -3,16 +3,17 @@ const STORAGE_KEY = 'splitbook.panes';
 
 type Widths = { sidebar: number; list: number };
 /**
- * The list's first width grows with the window (half of it, and a quarter of every pixel past 1440, between
- * 560 and 1100 px), so a large screen shows the Store, Goal, Start, End and Alerts columns beside a readable
- * title from the start while the detail pane keeps its room; the user's own width wins after.
+ * The list's first width grows with the window (half of it, and 40% of every pixel past 1440, between
+ * 560 and 1240 px), so a large screen (1920 px) shows the Decision, Store, Goal, Start, End and Alerts
+ * columns beside a readable title from the start while the detail pane keeps about as much room as at
+ * 1440 px; the user's own width wins after.
  */
 const DEFAULTS: Widths = {
   sidebar: 220,
   list: Math.round(
     Math.min(
-      1100,
-      Math.max(560, window.innerWidth * 0.5 + Math.max(0, window.innerWidth - 1440) * 0.25),
+      1240,
+      Math.max(560, window.innerWidth * 0.5 + Math.max(0, window.innerWidth - 1440) * 0.4),
     ),
   ),
 };

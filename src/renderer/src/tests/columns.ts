@@ -13,8 +13,11 @@ export type ColumnKey =
   | 'start'
   | 'end'
   | 'updated'
+  | 'decision'
   | 'pwin'
   | 'lift'
+  | 'apiPwin'
+  | 'apiLift'
   | 'alerts';
 
 /** "one store" or "All stores": each keeps its own choice, as the Store column means little in one store. */
@@ -23,6 +26,8 @@ export type ScopeKind = 'one' | 'all';
 export type Column = {
   key: ColumnKey;
   label: string;
+  /** The header in two lines (the figure, then whose it is), where the label is wider than the column. */
+  head?: readonly [string, string];
   sort: TestSortKey | null;
   numeric?: boolean;
   /** Width in px; `narrow` below NARROW_LIST px of list. The title takes what is left. */
@@ -40,7 +45,11 @@ export type Column = {
 const always = () => true;
 const never = () => false;
 
-/** In the order the list shows them. */
+/**
+ * In the order the list shows them. Ranks (which default columns stay longest in a narrow list):
+ * status, Splitbook's call, its lift of the goal, alerts, its chance to win, then the rest. The
+ * smallest window (900 px, a list of about 345 px) keeps title, status, decision and lift.
+ */
 export const COLUMNS: readonly Column[] = [
   { key: 'title', label: 'Title', sort: 'title', width: 0, rank: 0, byDefault: always },
   {
@@ -48,7 +57,7 @@ export const COLUMNS: readonly Column[] = [
     label: 'Store',
     sort: null,
     width: 96,
-    rank: 6,
+    rank: 7,
     // Its width is earned only where rows of several stores are mixed.
     byDefault: (scope, stores) => scope === 'all' && stores > 1,
   },
@@ -61,49 +70,81 @@ export const COLUMNS: readonly Column[] = [
     rank: 1,
     byDefault: always,
   },
-  { key: 'stage', label: 'Stage', sort: null, width: 80, rank: 9, byDefault: never },
-  { key: 'goal', label: 'Goal', sort: 'goal', width: 118, rank: 7, byDefault: always },
-  { key: 'device', label: 'Device', sort: null, width: 76, rank: 9, byDefault: never },
-  { key: 'campaign', label: 'Campaign', sort: null, width: 120, rank: 9, byDefault: never },
-  { key: 'tags', label: 'Tags', sort: null, width: 120, rank: 9, byDefault: never },
+  { key: 'stage', label: 'Stage', sort: null, width: 80, rank: 10, byDefault: never },
+  { key: 'goal', label: 'Goal', sort: 'goal', width: 118, rank: 8, byDefault: always },
+  { key: 'device', label: 'Device', sort: null, width: 76, rank: 10, byDefault: never },
+  { key: 'campaign', label: 'Campaign', sort: null, width: 120, rank: 10, byDefault: never },
+  { key: 'tags', label: 'Tags', sort: null, width: 120, rank: 10, byDefault: never },
   {
     key: 'start',
     label: 'Start',
     sort: 'startAt',
     numeric: true,
     width: 90,
-    rank: 5,
+    rank: 6,
     byDefault: always,
   },
-  { key: 'end', label: 'End', sort: 'endAt', numeric: true, width: 90, rank: 8, byDefault: always },
+  { key: 'end', label: 'End', sort: 'endAt', numeric: true, width: 90, rank: 9, byDefault: always },
   {
     key: 'updated',
     label: 'Updated',
     sort: 'updatedAt',
     numeric: true,
     width: 90,
-    rank: 9,
+    rank: 10,
     byDefault: never,
   },
   {
+    key: 'decision',
+    label: 'Decision',
+    sort: 'decision',
+    width: 116,
+    narrow: 78,
+    rank: 2,
+    byDefault: always,
+  },
+  {
     key: 'pwin',
-    label: 'P(win)',
-    sort: 'probabilityToWin',
+    label: 'P(win) (goal)',
+    head: ['P(win)', '(goal)'],
+    sort: 'goalPWin',
     numeric: true,
-    width: 50,
-    rank: 4,
+    width: 52,
+    rank: 5,
     byDefault: always,
   },
   {
     key: 'lift',
-    label: 'Lift',
+    label: 'Lift (goal)',
+    head: ['Lift', '(goal)'],
+    sort: 'goalLift',
+    numeric: true,
+    width: 64,
+    narrow: 50,
+    rank: 3,
+    byDefault: always,
+  },
+  {
+    key: 'apiPwin',
+    label: 'P(win) (API)',
+    head: ['P(win)', '(API)'],
+    sort: 'probabilityToWin',
+    numeric: true,
+    width: 52,
+    rank: 10,
+    byDefault: never,
+  },
+  {
+    key: 'apiLift',
+    label: 'Lift (API, metric not stated)',
+    head: ['Lift (API)', 'metric not stated'],
     sort: 'lift',
     numeric: true,
     width: 96,
-    rank: 2,
-    byDefault: always,
+    rank: 10,
+    byDefault: never,
   },
-  { key: 'alerts', label: 'Alerts', sort: null, width: 74, narrow: 34, rank: 3, byDefault: always },
+  { key: 'alerts', label: 'Alerts', sort: null, width: 74, narrow: 34, rank: 4, byDefault: always },
 ];
 
 /** The title never gets less than this; columns shown by default leave the list when it would. */
@@ -113,7 +154,10 @@ export const TITLE_MIN_NARROW = 80;
 /** The row's gap between cells and its side padding, as TestTable's CSS sets them. */
 export const GAP = 10;
 export const PADDING = 20;
-/** Below this list width, status and alerts take their compact widths (alerts: icon and count). */
+/**
+ * Below this list width, status, decision, lift and alerts take their compact widths (decision: its
+ * short words; lift: no word; alerts: icon and count).
+ */
 export const NARROW_LIST = 480;
 
 export type Choices = Partial<Record<ColumnKey, boolean>>;

@@ -36,7 +36,9 @@ export const EMPTY_FILTERS: Filters = {
 
 /** Text columns sort A→Z first; dates and numbers newest or largest first. */
 export function defaultDirection(key: TestSortKey): 'asc' | 'desc' {
-  return key === 'title' || key === 'status' || key === 'goal' ? 'asc' : 'desc';
+  return key === 'title' || key === 'status' || key === 'goal' || key === 'decision'
+    ? 'asc'
+    : 'desc';
 }
 
 export function hasFilters(filters: Filters): boolean {
@@ -78,6 +80,7 @@ class TestList {
   #paging: Promise<void> | null = null;
   #queryKey: string | null = null;
   #version = -1;
+  #calls: { scope: string | null; version: number } | null = null;
 
   get complete(): boolean {
     return !this.loading && this.#cursor === null;
@@ -102,6 +105,15 @@ class TestList {
       this.#version = version;
       void (whileSyncing ? this.refreshWindow() : this.refresh());
     }
+  }
+
+  /** The calls of the scope were made again (settings, a plan): the same query, refreshed in place. */
+  followCalls(scope: string | null, version: number) {
+    const before = this.#calls;
+    this.#calls = { scope, version };
+    // A new scope is a new query: follow() reloads it.
+    if (before === null || before.scope !== scope || before.version === version) return;
+    if (this.#queryKey !== null) void this.refresh();
   }
 
   /** The table says which rows it shows, so a refresh during a sync reloads only those. */
