@@ -1,11 +1,12 @@
-// Which store dialog is open (add, rename, change key, remove), so the sidebar and the welcome pane share them.
+// Which store dialog is open (add, rename, change key, remove, details), so the sidebar and the welcome pane share them.
 import type { StoreSummary } from '../../../shared/contract';
 
 export type StoreDialog =
   | { kind: 'add' }
   | { kind: 'rename'; store: StoreSummary }
   | { kind: 'key'; store: StoreSummary }
-  | { kind: 'remove'; store: StoreSummary };
+  | { kind: 'remove'; store: StoreSummary }
+  | { kind: 'details'; store: StoreSummary };
 
 class StoreDialogs {
   open = $state.raw<StoreDialog | null>(null);
