@@ -280,7 +280,7 @@ describe('answers', () => {
     const page = await clientOf(s.url).listTests();
     expect(page.items.map((t) => t.status)).toEqual(['active', 'archived']);
     expect(page.rejected).toEqual([
-      { id: bad.id, error: expect.stringMatching(/^createdAt: /), raw: bad },
+      { id: bad.id, error: expect.stringMatching(/^createdAt: /), raw: bad, index: 1 },
     ]);
   });
 });

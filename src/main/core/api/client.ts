@@ -22,6 +22,7 @@ import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '../../../shared/domain/bas
 import { sleep as realSleep } from './backoff';
 import { ApiError, scrubSecret } from './errors';
 import { createRequestLimiter, type RequestLimiter } from './limiter';
+import { isolateRecords, type ListingRead } from './isolate';
 import { parseRecords, type RejectedRecord } from './records';
 import { summarizeIssues } from '../../../shared/validation';
 import { createTransport, type ApiReply, type ApiRequest, type RequestEvent } from './transport';
@@ -58,6 +59,16 @@ export interface TestListPage {
   items: Test[];
   rejected: RejectedRecord[];
   pagination: Pagination;
+}
+
+/** A page of a walk: the records at its positions, however many requests it took to read them. */
+export interface WalkedPage extends TestListPage {
+  page: number;
+  /**
+   * The page was read again in smaller pages (one record made it too large or unreadable) and the
+   * listing's count moved meanwhile: records may have shifted, so the listing proves nothing missing.
+   */
+  shifted: boolean;
 }
 
 export interface RecordList<T> {
@@ -98,8 +109,12 @@ export interface ApiClient {
   ): Promise<Campaign | null>;
   listActiveCampaigns(opts?: CallOptions): Promise<RecordList<Campaign>>;
   createTag(body: CreateTagBody, opts?: CallOptions): Promise<{ id: string }>;
-  /** Every page of GET /tests in order, ending at `totalPages`, and never endless whatever the server says. */
-  walkTests(opts?: WalkOptions): AsyncGenerator<TestListPage & { page: number }, void, undefined>;
+  /**
+   * Every page of GET /tests in order, ending at `totalPages`, and never endless whatever the server
+   * says. A page too large or not JSON is read again in smaller pages, down to one record, and only
+   * the record that still does not fit is rejected (see isolate.ts).
+   */
+  walkTests(opts?: WalkOptions): AsyncGenerator<WalkedPage, void, undefined>;
 }
 
 const PREFIX = '/api/public/v1';
@@ -214,18 +229,38 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return send(request, opts?.signal);
   }
 
-  async function listTests(query: TestListQuery = {}, opts?: CallOptions): Promise<TestListPage> {
+  function listingRequest(query: TestListQuery): ApiRequest {
     const q = input(TestListQuery, query, 'The test list query is not valid');
     const params = new URLSearchParams();
     if (q.status !== undefined) params.set('status', q.status);
     if (q.page !== undefined) params.set('page', String(q.page));
     if (q.perPage !== undefined) params.set('perPage', String(q.perPage));
     const search = params.toString();
-    const request: ApiRequest = {
-      method: 'GET',
-      path: `${PREFIX}/tests${search ? `?${search}` : ''}`,
-    };
-    const envelope = expect(request, await call(request, opts), TestListResponse);
+    return { method: 'GET', path: `${PREFIX}/tests${search ? `?${search}` : ''}` };
+  }
+
+  async function listTests(query: TestListQuery = {}, opts?: CallOptions): Promise<TestListPage> {
+    const request = listingRequest(query);
+    return listingPage(request, await call(request, opts));
+  }
+
+  /** A walk's page: an answer too large or not JSON comes back unfit, to be read in smaller pages. */
+  async function readListing(
+    page: number,
+    perPage: number,
+    signal: AbortSignal,
+  ): Promise<ListingRead> {
+    const request: ApiRequest = { ...listingRequest({ page, perPage }), splittable: true };
+    const reply = await call(request, { signal });
+    if (reply.body.kind === 'unfit') {
+      const { error, reason, head } = reply.body;
+      return { type: 'unfit', error, reason, head };
+    }
+    return { type: 'page', ...listingPage(request, reply) };
+  }
+
+  function listingPage(request: ApiRequest, reply: ApiReply): TestListPage {
+    const envelope = expect(request, reply, TestListResponse);
     const impossible = impossiblePagination(envelope.pagination, envelope.data.length);
     if (impossible) {
       throw new ApiError({
@@ -242,9 +277,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { ...parseRecords(Test, envelope.data), pagination: envelope.pagination };
   }
 
-  async function* walkTests(
-    opts: WalkOptions = {},
-  ): AsyncGenerator<TestListPage & { page: number }, void, undefined> {
+  async function* walkTests(opts: WalkOptions = {}): AsyncGenerator<WalkedPage, void, undefined> {
     const perPage = opts.perPage ?? 100;
     const ahead = Math.max(0, Math.floor(opts.ahead ?? 0));
     let page = opts.startPage ?? 1;
@@ -252,11 +285,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Every id listed so far: a page made only of ids already seen means the server ignores `page`.
     const seen = new Set<string>();
     // Pages asked for ahead of the one being handled, cancelled together when the walk ends early.
-    const pending = new Map<number, Promise<TestListPage>>();
+    const pending = new Map<number, Promise<Omit<WalkedPage, 'page'>>>();
     const cancel = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, cancel.signal]) : cancel.signal;
-    const request = (n: number): Promise<TestListPage> => {
-      const asked = listTests({ page: n, perPage }, { signal });
+    const readPage = async (n: number): Promise<Omit<WalkedPage, 'page'>> => {
+      const read = await readListing(n, perPage, signal);
+      if (read.type === 'page') {
+        const { items, rejected, pagination } = read;
+        return { items, rejected, pagination, shifted: false };
+      }
+      return isolateRecords(n, perPage, read, (p, size) => readListing(p, size, signal));
+    };
+    const request = (n: number): Promise<Omit<WalkedPage, 'page'>> => {
+      const asked = readPage(n);
       // A page dropped when the walk ends must not surface as an unhandled rejection.
       asked.catch(() => undefined);
       return asked;
@@ -265,7 +306,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       for (;;) {
         const result = await (pending.get(page) ?? request(page));
         pending.delete(page);
-        const ids = [...result.items.map((t) => t.id), ...result.rejected.map((r) => r.id ?? '?')];
+        const ids = [
+          ...result.items.map((t) => t.id),
+          // A record without an id counts by its place, so two of them are not "the same page".
+          ...result.rejected.map((r) => r.id ?? `#${(page - 1) * perPage + r.index}`),
+        ];
         if (ids.length > 0 && ids.every((id) => seen.has(id))) {
           throw walkError(page, 'it sent the same page twice');
         }

@@ -8,6 +8,8 @@ export interface RejectedRecord {
   id: string | null;
   error: string;
   raw: unknown;
+  /** Its place among the records sent (0 for the first), to name one that has no usable id. */
+  index: number;
 }
 
 export interface ParsedRecords<T> {
@@ -21,11 +23,11 @@ export function parseRecords<T>(
 ): ParsedRecords<T> {
   const items: T[] = [];
   const rejected: RejectedRecord[] = [];
-  for (const raw of records) {
+  records.forEach((raw, index) => {
     const parsed = schema.safeParse(raw);
     if (parsed.success) items.push(parsed.data);
-    else rejected.push({ id: idOf(raw), error: summarizeIssues(parsed.error.issues), raw });
-  }
+    else rejected.push({ id: idOf(raw), error: summarizeIssues(parsed.error.issues), raw, index });
+  });
   return { items, rejected };
 }
 

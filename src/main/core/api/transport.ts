@@ -13,11 +13,36 @@ export interface ApiRequest {
   body?: unknown;
   /** The most bytes of the answer's body read before the call fails as too large; default: the transport's. */
   maxBytes?: number;
+  /**
+   * A listing page the caller can ask for again in smaller pages: a 2xx answer too large, or not
+   * JSON at its second attempt, comes back as an `unfit` body (the error it would have failed with,
+   * and its first bytes) instead of failing, so the caller can find the one record at fault.
+   */
+  splittable?: boolean;
 }
 
 /** A successful answer's body. GETs always get `json`; a write may get none or an unreadable one. */
 export type ReplyBody =
-  { kind: 'json'; value: unknown } | { kind: 'none' } | { kind: 'unreadable'; reason: string };
+  | { kind: 'json'; value: unknown }
+  | { kind: 'none' }
+  | { kind: 'unreadable'; reason: string }
+  | UnfitBody;
+
+/** A splittable request's 2xx answer that could not be taken whole (too large, or not JSON). */
+export interface UnfitBody {
+  kind: 'unfit';
+  /** What the request would have failed with, had it not been splittable. */
+  error: ApiError;
+  /** Why, in a few words: "more than 8 MB", "not valid JSON (…)". */
+  reason: string;
+  /** The body's first bytes (at most UNFIT_HEAD_BYTES), as text: enough to find a record's id. */
+  head: string;
+}
+
+/** How much of an unfit answer is kept: a record's id comes near its start. */
+export const UNFIT_HEAD_BYTES = 64 * 1024;
+/** A splittable answer that is not JSON is asked for once more (a broken transfer), then returned unfit. */
+export const SPLITTABLE_UNREADABLE_ATTEMPTS = 2;
 
 export interface ApiReply {
   status: number;
@@ -94,7 +119,7 @@ type AttemptOutcome =
 /** What came back on the wire, before any rule is applied. */
 type Exchange =
   | { type: 'answer'; status: number; statusText: string; headers: Headers; text: string }
-  | { type: 'too-large'; status: number; limit: number }
+  | { type: 'too-large'; status: number; limit: number; head: string }
   | {
       type: 'no-answer';
       status: number | null;
@@ -166,14 +191,14 @@ export function createTransport(config: TransportConfig): Transport {
       // The whole body is read inside the attempt and its timeout: a truncated body fails this attempt.
       // It is read as a stream up to a cap, so no server can make the process hold more than that.
       const limit = request.maxBytes ?? config.maxBodyBytes;
-      const text = await readCapped(response, limit);
-      if (text === null) return { type: 'too-large', status, limit };
+      const read = await readCapped(response, limit, request.splittable ? UNFIT_HEAD_BYTES : 0);
+      if (read.type === 'too-large') return { type: 'too-large', status, limit, head: read.head };
       return {
         type: 'answer',
         status,
         statusText: response.statusText,
         headers: response.headers,
-        text,
+        text: read.text,
       };
     } catch (error) {
       if (signal?.aborted)
@@ -186,6 +211,11 @@ export function createTransport(config: TransportConfig): Transport {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  function unfit(status: number, error: ApiError, reason: string, text: string): AttemptOutcome {
+    const head = clean(text.slice(0, UNFIT_HEAD_BYTES));
+    return { type: 'done', reply: { status, body: { kind: 'unfit', error, reason, head } } };
   }
 
   /** The retry rules, applied to one exchange. */
@@ -248,6 +278,11 @@ export function createTransport(config: TransportConfig): Transport {
         `${config.host} sent more than ${megabytes(result.limit)} in one answer; Splitbook stops reading there so that its memory stays bounded.`,
         false,
       );
+      // A listing page can be read again in smaller pages, to find the record that makes it so large.
+      if (request.splittable && result.status >= 200 && result.status < 300) {
+        const reason = `more than ${megabytes(result.limit)}`;
+        return unfit(result.status, error, reason, result.head);
+      }
       // The same request would bring the same flood: asking again only costs more.
       return { type: 'fail', error };
     }
@@ -287,6 +322,10 @@ export function createTransport(config: TransportConfig): Transport {
         `The answer from ${config.host} is not valid JSON: ${reason}.`,
         true,
       );
+      // A splittable page asked twice is read again in smaller pages (a record may break every answer).
+      if (request.splittable && attempt >= SPLITTABLE_UNREADABLE_ATTEMPTS) {
+        return unfit(status, error, clean(`not valid JSON (${reason})`), text);
+      }
       // Malformed bodies are usually a broken transfer; a GET may simply be asked again.
       return { type: 'retry', error, waitMs: backoff() };
     }
@@ -384,30 +423,45 @@ export function createTransport(config: TransportConfig): Transport {
 }
 
 /**
- * The body as text, or null once it exceeds `limit` bytes (the rest is not read: the stream is
- * cancelled). A Content-Length above the limit is refused before a byte is read.
+ * The body as text, or too large once it exceeds `limit` bytes (the rest is not read: the stream is
+ * cancelled), with its first `keep` bytes. Of a Content-Length above the limit nothing more is read
+ * than those `keep` bytes (none for most requests).
  */
-async function readCapped(response: Response, limit: number): Promise<string | null> {
+async function readCapped(
+  response: Response,
+  limit: number,
+  keep: number,
+): Promise<{ type: 'text'; text: string } | { type: 'too-large'; head: string }> {
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
+  const refused = Number.isFinite(declared) && declared > limit;
+  if (!response.body || (refused && keep === 0)) {
     await response.body?.cancel().catch(() => {});
-    return null;
+    return refused ? { type: 'too-large', head: '' } : { type: 'text', text: '' };
   }
-  if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  const tooLarge = async (last: Uint8Array | null) => {
+    await reader.cancel().catch(() => {});
+    const head: Uint8Array[] = [];
+    let kept = 0;
+    for (const chunk of last ? [...chunks, last] : chunks) {
+      if (kept >= keep) break;
+      head.push(chunk.subarray(0, keep - kept));
+      kept += Math.min(chunk.byteLength, keep - kept);
+    }
+    return { type: 'too-large' as const, head: Buffer.concat(head, kept).toString('utf8') };
+  };
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (total + value.byteLength > limit) return tooLarge(value);
     total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
     chunks.push(value);
+    if (refused && total >= keep) return tooLarge(null);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  if (refused) return tooLarge(null);
+  return { type: 'text', text: Buffer.concat(chunks, total).toString('utf8') };
 }
 
 function megabytes(bytes: number): string {

@@ -53,3 +53,29 @@ export function clearSetAside(
 ): void {
   statement(db, DELETE_SET_ASIDE).run(storeId, resource, recordId ?? '');
 }
+
+/**
+ * A listed test whose id could not be read (its answer was too large or broken before the id, or the
+ * record has none) is kept under its place in the listing: "Test at listing position 12" in Sync issues.
+ */
+export function listingPositionId(position: number): string {
+  return `${LISTING_POSITION} ${position}`;
+}
+
+const LISTING_POSITION = 'at listing position';
+const COUNT_UNIDENTIFIED = `
+  SELECT count(*) AS n FROM set_aside
+  WHERE store_id = ? AND resource = 'test' AND run_id = ? AND record_id GLOB '${LISTING_POSITION} *'`;
+const FORGET_UNIDENTIFIED = `
+  DELETE FROM set_aside
+  WHERE store_id = ? AND resource = 'test' AND run_id IS NOT ? AND record_id GLOB '${LISTING_POSITION} *'`;
+
+/** Tests this run set aside by listing position: which cached tests they are cannot be told. */
+export function countUnidentifiedTests(db: Db, storeId: string, runId: string): number {
+  return statement<{ n: number }>(db, COUNT_UNIDENTIFIED).get(storeId, runId)?.n ?? 0;
+}
+
+/** After a walk to the end of the listing: positions set aside by earlier runs were all read again. */
+export function forgetUnidentifiedTests(db: Db, storeId: string, runId: string): void {
+  statement(db, FORGET_UNIDENTIFIED).run(storeId, runId);
+}

@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   countSeenInRun,
+  countUnidentifiedTests,
+  forgetUnidentifiedTests,
   getSyncState,
+  listingPositionId,
   markMissingRemoved,
   markResourceSynced,
   markSeenInRun,
@@ -53,6 +56,7 @@ export async function pullTests(
     counters.requests += 1;
     const { pagination } = result;
     if (totalCount !== null && pagination.totalCount !== totalCount) countChanged = true;
+    if (result.shifted) countChanged = true;
     totalCount = pagination.totalCount;
     const syncedAt = ctx.now();
     let setAsideNow = 0;
@@ -65,14 +69,17 @@ export async function pullTests(
       // Records the cache could not take are set aside like invalid ones (their raw JSON cannot be kept).
       const refused = [
         ...result.rejected,
-        ...unstorable.map((u) => ({ id: u.id, error: u.error, raw: null })),
+        ...unstorable.map((u) => ({ id: u.id, error: u.error, raw: null, index: null })),
       ];
       setAsideNow = refused.length;
       for (const rejected of refused) {
+        // One without a readable id is named by its place in the listing (1 for the first test).
+        const position =
+          rejected.index === null ? null : (result.page - 1) * perPage + rejected.index + 1;
         keepAside(db, counters, {
           storeId,
           resource: 'test',
-          recordId: rejected.id,
+          recordId: rejected.id ?? (position === null ? null : listingPositionId(position)),
           error: rejected.error,
           raw: rejected.raw,
           seenAt: syncedAt,
@@ -100,9 +107,12 @@ export async function pullTests(
   }
 
   // Only a complete, consistent listing may declare tests gone: if the store changed while we paged,
-  // records can have shifted between pages and a missing one proves nothing.
+  // records can have shifted between pages and a missing one proves nothing. Nor does a listing with a
+  // test known only by its position: it may be any cached test.
+  forgetUnidentifiedTests(db, storeId, runId);
   const seen = countSeenInRun(db, storeId, runId);
-  if (!countChanged && totalCount !== null && seen >= totalCount) {
+  const unidentified = countUnidentifiedTests(db, storeId, runId);
+  if (!countChanged && unidentified === 0 && totalCount !== null && seen >= totalCount) {
     counters.testsRemoved = markMissingRemoved(db, storeId, runId);
   }
   markResourceSynced(db, storeId, 'tests', ctx.now());
