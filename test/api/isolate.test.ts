@@ -133,6 +133,19 @@ describe('smaller pages', () => {
     });
   });
 
+  it("takes the listing's counts from the page before when no smaller page of this one can be read", async () => {
+    const tests = records(4);
+    const sent = tests.map((t, k) => (k >= 2 ? tooLarge(t) : JSON.stringify(t)));
+    await withListing(sent, async (client) => {
+      const pages = await walkAll(client, 2);
+      expect(pages.map((p) => [p.page, p.items.length, p.rejected.map((r) => r.id)])).toEqual([
+        [1, 2, []],
+        [2, 0, [tests[2]?.id, tests[3]?.id]],
+      ]);
+      expect(pages[1]?.pagination).toEqual({ page: 2, perPage: 2, totalPages: 2, totalCount: 4 });
+    });
+  });
+
   it('tells the id of a record whose answer is not JSON, after asking for it twice', async () => {
     const tests = records(10);
     const sent = tests.map((t, k) =>

@@ -282,6 +282,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const ahead = Math.max(0, Math.floor(opts.ahead ?? 0));
     let page = opts.startPage ?? 1;
     let limit: number | null = null;
+    // The counts of the last page read whole: those of a page read again in smaller pages, none of them readable.
+    let known: Pagination | null = null;
     // Every id listed so far: a page made only of ids already seen means the server ignores `page`.
     const seen = new Set<string>();
     // Pages asked for ahead of the one being handled, cancelled together when the walk ends early.
@@ -294,7 +296,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         const { items, rejected, pagination } = read;
         return { items, rejected, pagination, shifted: false };
       }
-      return isolateRecords(n, perPage, read, (p, size) => readListing(p, size, signal));
+      return isolateRecords(n, perPage, read, (p, size) => readListing(p, size, signal), known);
     };
     const request = (n: number): Promise<Omit<WalkedPage, 'page'>> => {
       const asked = readPage(n);
@@ -315,6 +317,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           throw walkError(page, 'it sent the same page twice');
         }
         for (const id of ids) seen.add(id);
+        known = result.pagination;
         const { totalPages, totalCount } = result.pagination;
         // An empty page means the listing ended early (tests were deleted while we walked).
         const last = page >= totalPages || ids.length === 0;

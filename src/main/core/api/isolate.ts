@@ -44,13 +44,15 @@ export function smallerPageSize(size: number): number {
  * Reads page `page` (of `perPage` records) again in smaller pages after it came back `failure`,
  * level by level, down to pages of one record. A record alone on an unfit page is rejected with the
  * reason and the id its answer's first bytes show (null when they do not: the caller names it by
- * position). Throws the page's own error when no smaller page could be read.
+ * position). When no smaller page could be read, the listing's counts are those `known` from an
+ * earlier page of the walk; without any, or after BLIND_FAILURES, the page's own error is thrown.
  */
 export async function isolateRecords(
   page: number,
   perPage: number,
   failure: Unfit,
   read: (page: number, perPage: number) => Promise<ListingRead>,
+  known: Pagination | null = null,
 ): Promise<IsolatedPage> {
   // A page of one record is already as small as pages go, and told nothing about the listing.
   if (perPage <= 1) throw failure.error;
@@ -91,11 +93,12 @@ export async function isolateRecords(
         if (pagination === null) blind += 1;
       }
     });
-    if (pagination === null && (blind >= BLIND_FAILURES || next.length === 0)) throw failure.error;
+    if (pagination === null && blind >= BLIND_FAILURES) throw failure.error;
     spans = next;
   }
-  if (pagination === null) throw failure.error;
-  const { totalCount } = pagination;
+  const counted = pagination ?? known;
+  if (counted === null) throw failure.error;
+  const { totalCount } = counted;
   // A position the listing has no more (it shrank while being read again) sets nothing aside.
   const kept = rejected.filter((r) => r.id !== null || first + r.index < totalCount);
   return {
