@@ -185,7 +185,9 @@ describe('decisions made with the results', { timeout: 60_000 }, () => {
     await expectCalls(nordic, settings, 'setting');
     // Kept in the user's own file, and the app's other settings are untouched.
     expect((await core.services.decisions.settings({})).global).toEqual(settings);
-    expect(await core.services.settings.get({})).toEqual({ resultsFreshness: '1h' });
+    const appSettings = await core.services.settings.get({});
+    expect(appSettings).toMatchObject({ resultsFreshness: '1h' });
+    expect(appSettings).not.toHaveProperty('decisions');
   });
 
   it("makes a store's calls again after its own override, leaving the other store's alone, and clears it", async () => {

@@ -63,7 +63,8 @@ function readPatch(text: string): DecisionSettingsPatch {
 
 /** The global decision settings, defaults standing in for any never set or unreadable. */
 export function readGlobalDecisionSettings(db: Db): DecisionSettings {
-  if (!hasUserData(db)) return { ...DEFAULT_DECISION_SETTINGS };
+  // user.settings came with user-data migration 3; an older file opened read-only has none.
+  if (!hasUserData(db) || schemaVersion(db, 'user') < 3) return { ...DEFAULT_DECISION_SETTINGS };
   const row = statement<{ value: string }>(db, `SELECT value FROM user.settings WHERE key = ?`).get(
     DECISION_SETTINGS_KEY,
   );
@@ -353,17 +354,6 @@ function staleRows(
     ORDER BY t.seq
     LIMIT ?`;
   return statement<StaleRow>(db, sql).all(storeId, afterSeq, basis.key, limit);
-}
-
-/** How many of a store's calls are missing or stale. */
-export function countStaleDecisions(db: Db, storeId: string): number {
-  const plan = planJoin(db);
-  const sql = `
-    SELECT count(*) AS n FROM tests t
-    JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-    ${plan.join}
-    WHERE t.store_id = ? AND (t.decision_key IS NULL OR t.decision_key IS NOT (? || ${plan.key}) OR r.rate_fits IS NULL)`;
-  return statement<{ n: number }>(db, sql).get(storeId, storeBasis(db, storeId).key)?.n ?? 0;
 }
 
 function parsed<T>(
