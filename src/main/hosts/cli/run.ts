@@ -9,6 +9,7 @@ import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } f
 import { API_KEY_ENV, readApiKey } from './secret-input';
 import { markReviewed, printChanges } from './review-commands';
 import { printDecisions } from './decisions-commands';
+import { checkReportArgs, writeReport } from './report-command';
 import { resolveStoreArg } from './store-arg';
 import { checkSettingsArgs, settingsCommand } from './settings-commands';
 
@@ -32,6 +33,11 @@ commands:
                                           or all (with --format xlsx: every report as a sheet).
                                           --status S keeps tests of that status (comma-separated list)
   export-tests [--store ID] --out FILE    alias of: export tests --out FILE
+  report --store ID [--test ID] [--since DATE] [--until DATE] --out FILE.html [--format html|text]
+                                          a client report: one test, or the store's tests that ran or
+                                          ended in the period (default the last 30 days), as one
+                                          self-contained HTML file; --format text prints a few bullets
+                                          to paste instead. --all: every store
   changes [--store ID] [--since DATE]     what changed since the last review (or DATE), per store
   review --store ID                       mark the store reviewed: its changes start again from now
   settings [results-freshness VALUE]      print the settings, or set one: results-freshness is
@@ -65,6 +71,8 @@ export async function runCli(
         format: { type: 'string' },
         'no-bom': { type: 'boolean', default: false },
         since: { type: 'string' },
+        until: { type: 'string' },
+        test: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -129,6 +137,8 @@ export async function runCli(
         return await pending(core, io, storeId);
       case 'decisions':
         return await printDecisions(core, io, storeId, values.json);
+      case 'report':
+        return await writeReport(core, io, storeId, values);
       case 'changes':
         return await printChanges(core, io, storeId, values.since ?? null);
       case 'review':
@@ -156,6 +166,8 @@ type Values = {
   status?: string;
   'no-bom'?: boolean;
   since?: string;
+  until?: string;
+  test?: string;
   json?: boolean;
 };
 
@@ -186,6 +198,7 @@ function checkUsage(command: string | undefined, extra: readonly string[], value
   }
   if (command === 'export') return checkExport(extra, values);
   if (command === 'settings') return checkSettingsArgs(extra);
+  if (command === 'report') return extra.length > 0 ? `Unexpected argument: ${extra[0]}` : checkReportArgs(values);
   if (extra.length > 0) return `Unexpected argument: ${extra[0]}`;
   switch (command) {
     case 'stores':
