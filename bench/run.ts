@@ -4,6 +4,7 @@ import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
 import { benchDecisions } from './decisions.bench';
+import { benchClientReport } from './client-report.bench';
 import { benchEdits } from './edits.bench';
 import { benchReview } from './review.bench';
 import { benchReports } from './reports.bench';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   renderer: benchRenderer,
   statistics: benchStatistics,
   decisions: benchDecisions,
+  'client-report': benchClientReport,
   edits: benchEdits,
   review: benchReview,
   reports: benchReports,
