@@ -39,7 +39,9 @@ export function aboutDays(days: number): string {
   if (days <= 1) return 'about a day';
   if (days <= 13) return `about ${Math.round(days)} days`;
   if (days <= 62) return `about ${Math.round(days / 7)} weeks`;
-  return `about ${Math.round(days / 30.4)} months`;
+  if (days <= 730) return `about ${Math.round(days / 30.4)} months`;
+  if (days <= 3652) return `about ${Math.round(days / 365.25)} years`;
+  return 'more than ten years';
 }
 
 /** "1 day", "24 days". */
