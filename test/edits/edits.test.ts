@@ -248,7 +248,7 @@ describe('mutability and refusals', () => {
     world.sim.resetStats();
     const [summary] = await core.services.edits.push({ storeId });
     expect(summary).toMatchObject({ sent: tests.length, failed: 0 });
-    expect(world.sim.stats().byRoute['PATCH /tests/{id}']?.['429'] ?? 0).toBeGreaterThanOrEqual(0);
+    // The storm did throttle the push (on reads or writes), and every test still got its one PATCH.
     const total429 = Object.values(world.sim.stats().byRoute).reduce(
       (n, r) => n + (r['429'] ?? 0),
       0,
