@@ -222,6 +222,22 @@ describe('a record whose id cannot be read', () => {
     }
   }, 60_000);
 
+  it('sets aside records with an empty or no id one by one, each by its listing position', async () => {
+    const tests = Array.from({ length: 6 }, (_, n) => draft(n));
+    const records = tests.map((t, n) =>
+      JSON.stringify(n === 1 ? { ...t, id: '' } : n === 4 ? { ...t, id: undefined } : t),
+    );
+    const { db, sync } = engineFor(await rawListingServer(records), 'sk_test_no_id_0000000');
+    const report = await sync();
+    expect(report.outcome).toBe('partial');
+    expect(cachedIds(db)).toHaveLength(4);
+    expect(
+      listSetAside(db, 's')
+        .map((r) => r.recordId)
+        .sort(),
+    ).toEqual(['at listing position 2', 'at listing position 5']);
+  });
+
   it('sets aside an unreadable record (not JSON) by the id its answer shows, and caches its neighbours', async () => {
     const tests = Array.from({ length: 30 }, (_, n) => draft(n));
     const bad = tests[17];

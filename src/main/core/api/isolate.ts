@@ -173,7 +173,7 @@ export function recordIdInHead(head: string): string | null {
         top.key = text;
         expectKey = false;
       } else if (recordKey && top?.key === 'id') {
-        return text.length <= MAX_ID_LENGTH ? text : null;
+        return text !== '' && text.length <= MAX_ID_LENGTH ? text : null;
       }
       continue;
     }

@@ -31,7 +31,8 @@ export function parseRecords<T>(
   return { items, rejected };
 }
 
+/** An empty id names nothing: the record is then known by its place, like one without an id. */
 function idOf(raw: unknown): string | null {
   if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null;
-  return typeof raw.id === 'string' ? raw.id : null;
+  return typeof raw.id === 'string' && raw.id !== '' ? raw.id : null;
 }
