@@ -43,6 +43,8 @@ export const ExportInput = z.object({
   testId: z.string().max(64).nullable().default(null),
 });
 export type ExportInput = z.infer<typeof ExportInput>;
+/** What to export, without the window's cancel id (the CLI has none): the one shape both use. */
+export type ExportRequest = Omit<ExportInput, 'exportId'>;
 
 export const ExportResult = z.object({
   /** False when the user cancelled the save dialog or the export. */

@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
-import type { ExportFormat, ReportName, TestFilter } from '../../../shared/contract';
+import type { ExportFormat, ExportRequest } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
 import type { Db } from '../db';
 import { BOM, csvRow, type CsvValue } from './csv';
@@ -12,13 +12,7 @@ import { checkScope } from './source';
 import type { CellKind, ReportContext, ReportDefinition } from './types';
 import { sinkFor } from './write-file';
 
-export interface ExportRequest {
-  report: ReportName | 'all';
-  format: ExportFormat;
-  bom: boolean;
-  filter: TestFilter;
-  testId: string | null;
-}
+export type { ExportRequest };
 
 export type ExportProgressFigures = { rows: number; done: number; total: number | null };
 

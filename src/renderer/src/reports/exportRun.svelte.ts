@@ -1,6 +1,6 @@
 // One export from the window: calls reports.export, follows reports.progress, cancels, and hands the
 // browser host's file to the browser as a download.
-import type { ExportInput, ExportProgress, ExportResult } from '../../../shared/contract';
+import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/contract';
 import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
 import { downloadExport, getBridge } from '../lib/bridge';
@@ -8,7 +8,7 @@ import { downloadExport, getBridge } from '../lib/bridge';
 /** An export shorter than this shows no progress at all (no flash of a bar). */
 export const PROGRESS_AFTER_MS = 1_000;
 
-export type ExportRequest = Omit<ExportInput, 'exportId'>;
+export type { ExportRequest };
 
 export type RunState =
   | { phase: 'idle' }
