@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
-import type { ExportFormat, ExportRequest } from '../../../shared/contract';
+import type { ExportRequest } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
 import type { Db } from '../db';
 import { BOM, csvRow, type CsvValue } from './csv';
