@@ -3,9 +3,9 @@
 
 /** Every contract method, by namespace. */
 export const METHOD_NAMES = {
-  app: ['info', 'openExternal', 'cacheStatus', 'rebuildCache'],
-  stores: ['list', 'add', 'openDemo', 'rename', 'setKey', 'remove'],
-  sync: ['start', 'startAll', 'cancel', 'issues'],
+  app: ['info', 'openExternal', 'cacheStatus', 'rebuildCache', 'windowReady'],
+  stores: ['list', 'add', 'openDemo', 'rename', 'setKey', 'remove', 'setBackgroundSync'],
+  sync: ['start', 'startAll', 'cancel', 'issues', 'connectivity'],
   tests: ['list', 'facets', 'get', 'results', 'refreshResults'],
   campaigns: ['list'],
   audiences: ['list'],
@@ -28,8 +28,9 @@ export const METHOD_NAMES = {
   notes: ['get', 'set', 'annotations', 'addAnnotation', 'removeAnnotation'],
   portfolio: ['figures'],
   settings: ['get', 'set'],
-  decisions: ['list', 'settings', 'setSettings', 'setPlan', 'planner', 'readings'],
+  decisions: ['list', 'settings', 'setSettings', 'setPlan', 'planner', 'readings', 'news', 'seen'],
   clientReports: ['settings', 'setSettings', 'save', 'summary'],
+  programme: ['backlog', 'learnings', 'setTakeaway'],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */
@@ -47,6 +48,9 @@ export const EVENT_NAMES = [
   'settings.changed',
   'results.changed',
   'decisions.changed',
+  'decisions.news',
+  'decisions.ready',
+  'decisions.open',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

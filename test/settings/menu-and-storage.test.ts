@@ -47,6 +47,7 @@ describe('settings', () => {
     expect(await core.services.settings.get({})).toEqual(DEFAULT_SETTINGS);
     // Setting it again replaces the unreadable value.
     expect(await core.services.settings.set({ resultsFreshness: '6h' })).toEqual({
+      ...DEFAULT_SETTINGS,
       resultsFreshness: '6h',
     });
     await core.close();

@@ -101,19 +101,15 @@ describe('the results-freshness setting', () => {
     const events: CoreEvent[] = [];
     core.subscribe((event) => events.push(event));
 
-    expect(await core.services.settings.set({ resultsFreshness: '6h' })).toEqual({
-      resultsFreshness: '6h',
-    });
-    expect(events).toContainEqual({
-      name: 'settings.changed',
-      payload: { resultsFreshness: '6h' },
-    });
+    const sixHours = { ...DEFAULT_SETTINGS, resultsFreshness: '6h' };
+    expect(await core.services.settings.set({ resultsFreshness: '6h' })).toEqual(sixHours);
+    expect(events).toContainEqual({ name: 'settings.changed', payload: sixHours });
     // A patch naming nothing keeps what is set.
-    expect(await core.services.settings.set({})).toEqual({ resultsFreshness: '6h' });
+    expect(await core.services.settings.set({})).toEqual(sixHours);
 
     await core.close();
     core = await startCore(dir.path, { clock, secrets });
-    expect(await core.services.settings.get({})).toEqual({ resultsFreshness: '6h' });
+    expect(await core.services.settings.get({})).toEqual(sixHours);
 
     // It lives in the user's own file, not in the re-syncable cache.
     const user = new Database(join(dir.path, USER_DATA_FILE), { readonly: true });

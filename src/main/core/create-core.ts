@@ -10,7 +10,14 @@ import type {
 } from '../../shared/contract';
 import { PROBLEM_TYPES, ProblemError } from '../../shared/problem';
 import type { Core, CoreEventListener } from './types';
-import { backfillAlerts, openDatabase, orphanedKeyAccounts, type Db } from './db';
+import {
+  backfillAlerts,
+  decisionNews,
+  openDatabase,
+  orphanedKeyAccounts,
+  recordDecisionNews,
+  type Db,
+} from './db';
 import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
 import { replaceCache, salvageStores } from './rebuild';
 import { createMemorySecretStore, type SecretStore } from './secrets';
@@ -18,6 +25,13 @@ import { createKeyRing } from './stores/keys';
 import { createDemoStore, type DemoStore } from './stores/demo';
 import { createStoreRegistry } from './stores/registry';
 import { createSyncEngine } from './sync/run';
+import {
+  createBackgroundSync,
+  SYSTEM_TIMERS,
+  type BackgroundFlags,
+  type BackgroundTimers,
+} from './sync/background';
+import { trackDecisionChanges } from './decisions/changes';
 import { createStoreLocks } from './sync/store-lock';
 import { createThreadedSyncEngine } from './sync/thread/engine';
 import type { SyncThreadOptions } from './sync/thread/protocol';
@@ -29,6 +43,7 @@ import { createDecisionRefresh } from './decisions/refresh';
 import { createEditsService } from './services/edits';
 import { createNotesService } from './services/notes';
 import { createPortfolioService } from './services/portfolio';
+import { createProgrammeService } from './services/programme';
 import { createReportsService } from './services/reports';
 import { createReviewService } from './services/review';
 import { createSettingsService } from './services/settings';
@@ -68,6 +83,15 @@ export interface CoreDeps {
    * as given, which a thread cannot take).
    */
   syncThread?: SyncThreadOptions;
+  /**
+   * Sync every store by itself (sync/background.ts): the app's hosts set it; the CLI, a one-off, does
+   * not (its syncs still move each store's back-off and refused key, which `stores` shows).
+   */
+  backgroundSync?: boolean;
+  /** The timers background syncs wait on (tests drive time with their own); the process's by default. */
+  timers?: BackgroundTimers;
+  /** The jitter of a back-off, 0..1 (Math.random by default). */
+  random?: () => number;
 }
 
 export const DATABASE_FILE = 'splitbook.db';
@@ -88,7 +112,18 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     if (event.name === 'sync.finished' && event.payload.problem?.type === PROBLEM_TYPES.corrupt) {
       cache = { state: 'corrupt', problem: event.payload.problem };
     }
+    // Background syncs follow every sync's end (whoever started it), the settings and the stores.
+    const current = assembled;
+    if (current === null) return;
+    if (event.name === 'sync.finished') current.background.finished(event.payload);
+    else if (event.name === 'settings.changed' || event.name === 'stores.changed')
+      current.background.replan();
+    else if (event.name === 'edits.changed') current.noteEdits(event.payload.storeId);
   }
+  /** The assembly events go to; null while the first is being built. */
+  let assembled: ReturnType<typeof assemble> | null = null;
+  /** Where the host stood (window painted, online), kept across a rebuilt cache. */
+  let hostFlags: BackgroundFlags = { windowReady: false, online: true };
 
   let cache: CacheStatus = { state: 'ok', problem: null };
   let db: Db;
@@ -132,7 +167,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       emit({ name: 'edits.changed', payload: { storeId } });
     // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
     const finished = (report: SyncReport) => emit({ name: 'sync.finished', payload: report });
-    const engine = deps.syncThread
+    const inner = deps.syncThread
       ? createThreadedSyncEngine({
           thread: deps.syncThread,
           init: { cacheFile, userDataFile, dataDir: deps.dataDir, demo: deps.demo },
@@ -152,6 +187,39 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           onEditsChanged,
           rememberRate: stores.rememberRate,
         });
+    // Every run is compared before and after: the Decisions view's badge counts the calls syncs changed.
+    const tracked = trackDecisionChanges({
+      db: current,
+      engine: inner,
+      onChanges(storeId, changes) {
+        recordDecisionNews(current, storeId, changes, new Date(clock()).toISOString());
+        emit({ name: 'decisions.news', payload: decisionNews(current, null) });
+      },
+    });
+    const engine = tracked.engine;
+    const locks = createStoreLocks(deps.dataDir);
+    const background = createBackgroundSync({
+      db: current,
+      engine,
+      rows: stores.rows,
+      clock,
+      timers: deps.timers ?? SYSTEM_TIMERS,
+      random: deps.random ?? Math.random,
+      emit,
+      heldElsewhere(storeId) {
+        try {
+          const lock = locks(storeId);
+          lock?.release();
+          return lock === null;
+        } catch {
+          // The lock cannot be taken at all (a read-only disk): the run says so in its report.
+          return false;
+        }
+      },
+      // A damaged or read-only cache cannot be synced into: nothing to do in the background.
+      enabled: (deps.backgroundSync ?? false) && cache.state === 'ok',
+      initial: hostFlags,
+    });
     const changed = () => emit({ name: 'stores.changed', payload: {} });
     const services: Services = {
       app: createAppService({
@@ -159,6 +227,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         keychain,
         cacheStatus: () => cache,
         rebuildCache,
+        windowReady: () => background.windowReady(),
       }),
       stores: createStoresService({
         db: current,
@@ -168,8 +237,15 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         clock,
         fetch: fetchImpl,
         changed,
+        background,
       }),
-      sync: createSyncService({ db: current, engine, stores, emit }),
+      sync: createSyncService({
+        db: current,
+        engine,
+        stores,
+        emit,
+        connectivity: (online) => background.connectivity(online),
+      }),
       tests: createTestsService({ db: current, stores, clock, emit }),
       campaigns: createCampaignsService(current),
       audiences: createAudiencesService(current),
@@ -194,6 +270,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       portfolio: createPortfolioService(current, clock, refresh),
       settings: createSettingsService({ db: current, clock, emit }),
       decisions: createDecisionsService({ db: current, clock, emit, refresh }),
+      programme: createProgrammeService({ db: current, clock, refresh }),
       clientReports: createClientReportsService({
         db: current,
         clock,
@@ -202,13 +279,24 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         decisionsSettled: () => refresh.idle(),
       }),
     };
-    return { engine, services, stores, refresh };
+    return {
+      engine,
+      services,
+      stores,
+      refresh,
+      background,
+      noteEdits: (storeId: string) => tracked.edited(storeId),
+    };
   }
 
   let parts = assemble(db);
+  assembled = parts;
 
   async function rebuildCache(): Promise<{ storesKept: number }> {
     if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
+    hostFlags = parts.background.flags();
+    parts.background.stop();
+    assembled = null;
     parts.refresh.stop();
     await parts.engine.close();
     const kept = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
@@ -217,6 +305,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     cache = { state: 'ok', problem: null };
     prepare(db, clock);
     parts = assemble(db);
+    assembled = parts;
     emit({ name: 'stores.changed', payload: {} });
     await parts.services.sync.startAll({});
     return { storesKept: kept.length };
@@ -244,11 +333,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         return report;
       },
     },
+    background: {
+      windowReady: () => parts.background.windowReady(),
+      connectivity: (online) => parts.background.connectivity(online),
+      wake: () => parts.background.wake(),
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async close() {
+      parts.background.stop();
       parts.refresh.stop();
       await parts.engine.close();
       await keysCleaned;
@@ -289,5 +384,6 @@ function delegate(current: () => Services): Services {
     settings: forward('settings'),
     decisions: forward('decisions'),
     clientReports: forward('clientReports'),
+    programme: forward('programme'),
   };
 }

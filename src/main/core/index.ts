@@ -1,6 +1,7 @@
 // The core's public face for hosts: createCore, its dependencies, its events and the keychain stores.
 export { createCore, DATABASE_FILE, USER_DATA_FILE, type CoreDeps } from './create-core';
-export type { Core, CoreEventListener } from './types';
+export type { Core, CoreBackground, CoreEventListener } from './types';
+export type { BackgroundTimers } from './sync/background';
 export { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from './secrets';
 export { nextSyncReport, syncAndWait } from './sync/wait';
 export { sourceSyncThread } from './sync/thread/source';

@@ -22,10 +22,21 @@ export interface CoreReports {
 /** Receives every event the core emits; `event.name` narrows `event.payload`. */
 export type CoreEventListener = (event: CoreEvent) => void;
 
+/** What a host tells the core's background syncs about the machine and the window (sync/background.ts). */
+export interface CoreBackground {
+  /** The window painted its first rows. */
+  windowReady(): void;
+  /** The network went away or came back. */
+  connectivity(online: boolean): void;
+  /** The machine woke from sleep. */
+  wake(): void;
+}
+
 export interface Core {
   /** One async function per contract method, taking already-parsed input. Throws ProblemError. */
   readonly services: Services;
   readonly reports: CoreReports;
+  readonly background: CoreBackground;
   /** Subscribe to every event the core emits; returns an unsubscribe function. */
   subscribe(listener: CoreEventListener): () => void;
   /** Cancels syncs, closes the database. */

@@ -26,4 +26,9 @@ export const app = {
    * and syncs them. The user's own data (splitbook-user.db) is not touched.
    */
   rebuildCache: method(Empty, z.object({ storesKept: z.int().nonnegative() })),
+  /**
+   * The window has painted its first rows (or has none to paint): background syncs may begin. Never
+   * before, so a sync at start never delays what the user first sees.
+   */
+  windowReady: method(Empty, z.null()),
 };

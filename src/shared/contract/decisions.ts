@@ -84,6 +84,27 @@ export const PlannerInput = z.object({
   minEffect: z.number().min(0.005).max(0.5).nullable().default(null),
 });
 
+/** Calls a sync changed since the user last looked at the Decisions view: the view's badge. */
+export const DecisionNews = z.object({
+  count: z.int().nonnegative(),
+  byStore: z.record(z.string(), z.int().nonnegative()),
+});
+export type DecisionNews = z.infer<typeof DecisionNews>;
+
+/** A background sync changed calls of a store: the user is told once (a notification or a toast). */
+export const DecisionsReady = z.object({
+  storeId: StoreId,
+  storeName: z.string(),
+  /** Tests whose call changed to one that needs the consultant, at most MAX_READY_LISTED of them. */
+  tests: z.array(
+    z.object({ testId: z.string(), title: z.string(), call: DecisionCall, words: z.string() }),
+  ),
+  /** Every such test, listed or not. */
+  count: z.int().positive(),
+});
+export type DecisionsReady = z.infer<typeof DecisionsReady>;
+export const MAX_READY_LISTED = 20;
+
 export const decisions = {
   list: method(ScopeInput, DecisionList),
   settings: method(Empty, DecisionSettingsView),
@@ -93,4 +114,8 @@ export const decisions = {
   planner: method(PlannerInput, PlannerEstimate.nullable()),
   /** How the store's rates read, learnt from its own results. */
   readings: method(StoreInput, z.array(Reading)),
+  /** How many calls changed since the user last looked (all stores, or one). */
+  news: method(ScopeInput, DecisionNews),
+  /** The user looked at the Decisions view of the scope: its changes are no longer news. */
+  seen: method(ScopeInput, DecisionNews),
 };

@@ -1,6 +1,7 @@
 // Every event a host forwards to the renderer, and the core's events as one discriminated union.
 import { z } from 'zod';
 import { MENU_COMMANDS } from '../channels';
+import { DecisionNews, DecisionsReady } from './decisions';
 import { ExportProgress } from './reports';
 import { Settings } from './settings';
 import { SyncProgress, SyncReport } from './sync';
@@ -13,7 +14,11 @@ export const events = {
    * Syncs started (sync.start, sync.startAll): the stores show as syncing. No cached data changed
    * yet, so views keep what they show until progress or the end of the run.
    */
-  'sync.started': z.object({ storeIds: z.array(z.string()) }),
+  'sync.started': z.object({
+    storeIds: z.array(z.string()),
+    /** Started by the app itself (sync/background.ts), not by the user: no dialog, no focus. */
+    background: z.boolean().optional(),
+  }),
   /** Stores were added, renamed, re-keyed or removed, or the cache was rebuilt: the store list is stale. */
   'stores.changed': z.object({}),
   /** An export moved on (throttled); the window shows it once an export takes over a second. */
@@ -30,6 +35,15 @@ export const events = {
    * of any store) reload.
    */
   'decisions.changed': z.object({ storeId: z.string().nullable() }),
+  /** The count of calls changed since the user last looked moved (a sync changed some, or the user looked). */
+  'decisions.news': DecisionNews,
+  /**
+   * A background sync changed calls of a store to ones that need the consultant: tell the user once.
+   * The Electron host shows it as a desktop notification itself; a window that gets it shows it.
+   */
+  'decisions.ready': DecisionsReady,
+  /** The user clicked a notification: open the Decisions view (or the test, when one is named). */
+  'decisions.open': z.object({ storeId: z.string().nullable(), testId: z.string().nullable() }),
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;
@@ -40,5 +54,5 @@ export type EventPayload<E extends EventName> = z.output<Events[E]>;
 /** One event as it travels inside a process: its name and its payload, typed together. */
 export type AppEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName];
 
-/** The events the core itself emits (the menu's come from the Electron host). */
-export type CoreEvent = Exclude<AppEvent, { name: 'menu.command' }>;
+/** The events the core itself emits (the menu's and a clicked notification's come from the Electron host). */
+export type CoreEvent = Exclude<AppEvent, { name: 'menu.command' | 'decisions.open' }>;

@@ -41,13 +41,56 @@ export function freshnessMaxAgeMs(choice: ResultsFreshness): number | null {
   }
 }
 
+/** How often the app syncs each store by itself while it runs ("off": only when asked). */
+export const BACKGROUND_SYNC = ['15m', '30m', '1h', '4h', 'off'] as const;
+export const BackgroundSync = z.enum(BACKGROUND_SYNC);
+export type BackgroundSync = z.infer<typeof BackgroundSync>;
+
+/**
+ * Half an hour: a sitting's figures stay current without a click, while a store with a few hundred
+ * tests spends a listing and the tests that changed (results follow resultsFreshness) twice an hour.
+ */
+export const DEFAULT_BACKGROUND_SYNC: BackgroundSync = '30m';
+
+export const BACKGROUND_SYNC_LABELS: Record<BackgroundSync, string> = {
+  '15m': 'Every 15 minutes',
+  '30m': 'Every 30 minutes',
+  '1h': 'Every hour',
+  '4h': 'Every 4 hours',
+  off: 'Only when I ask',
+};
+
+/** The time between two background syncs of a store; null: none ("off"). */
+export function backgroundSyncIntervalMs(choice: BackgroundSync): number | null {
+  switch (choice) {
+    case '15m':
+      return 15 * MINUTE_MS;
+    case '30m':
+      return 30 * MINUTE_MS;
+    case '1h':
+      return 60 * MINUTE_MS;
+    case '4h':
+      return 4 * 60 * MINUTE_MS;
+    case 'off':
+      return null;
+  }
+}
+
 export const Settings = z.object({
   /** Results of active tests: re-fetched by a sync once older than this ("manual": only on Refresh now). */
   resultsFreshness: ResultsFreshness,
+  /** How often the app syncs every store by itself (a store may have its own: stores.setBackgroundSync). */
+  backgroundSync: BackgroundSync,
+  /** Tell the user (a desktop notification, or a toast) when a background sync changes a test's call. */
+  notifications: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-export const DEFAULT_SETTINGS: Settings = { resultsFreshness: DEFAULT_RESULTS_FRESHNESS };
+export const DEFAULT_SETTINGS: Settings = {
+  resultsFreshness: DEFAULT_RESULTS_FRESHNESS,
+  backgroundSync: DEFAULT_BACKGROUND_SYNC,
+  notifications: true,
+};
 
 /** A change of some settings; a field not named keeps its value, an unknown field is refused. */
 export const SettingsPatch = Settings.partial().strict();

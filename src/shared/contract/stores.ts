@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { Problem } from '../problem';
 import { Empty, method, StoreId, StoreInput } from './common';
-import { SyncOutcome, SyncProgress, SyncState } from './sync';
+import { BackgroundStatus, SyncOutcome, SyncProgress, SyncState } from './sync';
+import { BackgroundSync } from './settings';
 import { insecureAddressProblem, PLAIN_HTTP_REFUSED } from '../domain/base-url';
 
 export const KEY_STORAGES = ['keychain', 'session', 'none'] as const;
@@ -41,6 +42,8 @@ export const StoreSummary = z.object({
       readOnly: z.string().nullable(),
     })
     .optional(),
+  /** Its background syncs: schedule, next one, back-off, or stopped by a refused key. */
+  background: BackgroundStatus.optional(),
 });
 export type StoreSummary = z.infer<typeof StoreSummary>;
 
@@ -77,4 +80,6 @@ export const stores = {
     StoreSummary,
   ),
   remove: method(StoreInput, z.null()),
+  /** The store's own background sync schedule; null: the global setting applies again. */
+  setBackgroundSync: method(StoreInput.extend({ schedule: BackgroundSync.nullable() }), StoreSummary),
 };

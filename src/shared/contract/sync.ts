@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Problem } from '../problem';
 import { Empty, method, ScopeInput, StoreId, StoreInput } from './common';
+import { BackgroundSync } from './settings';
 
 export const SYNC_PHASES = ['tests', 'results', 'campaigns', 'audiences'] as const;
 export const SyncPhase = z.enum(SYNC_PHASES);
@@ -84,9 +85,31 @@ export const SyncIssuesPage = z.object({
 });
 export type SyncIssuesPage = z.infer<typeof SyncIssuesPage>;
 
+/** Where a store's background syncs stand (in each StoreSummary; the CLI's `stores`). */
+export const BackgroundStatus = z.object({
+  /** The schedule in effect: the store's own, else the global setting. */
+  schedule: BackgroundSync,
+  /** The store's own schedule; null: the global setting applies. */
+  own: BackgroundSync.nullable(),
+  /** When the app next syncs the store by itself (while it runs and is online); null: never on its own. */
+  nextAt: z.string().nullable(),
+  /** Syncs that failed in a row: each doubles the wait before the next try, up to the schedule's interval. */
+  failures: z.int().nonnegative(),
+  /** While the store backs off after failures: no background sync before this. */
+  backoffUntil: z.string().nullable(),
+  /** The store refused its key: background syncs wait until the key is changed. */
+  stopped: z.object({ reason: z.string(), at: z.string() }).nullable(),
+});
+export type BackgroundStatus = z.infer<typeof BackgroundStatus>;
+
 export const sync = {
   start: method(StoreInput, z.object({ started: z.boolean() })),
   startAll: method(Empty, z.object({ started: z.array(StoreId) })),
   cancel: method(StoreInput, z.object({ cancelled: z.boolean() })),
   issues: method(SyncIssuesInput, SyncIssuesPage),
+  /**
+   * The window's view of the network (the page's online and offline events): offline, no background
+   * sync is tried; back online, every store syncs (its waiting edits first).
+   */
+  connectivity: method(z.object({ online: z.boolean() }), z.null()),
 };

@@ -21,6 +21,8 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
     }
   }
   let closed = false;
+  /** What the host told the core's background syncs, in order. */
+  const background: string[] = [];
   const core: Core = {
     // The echoing table has the Services shape but not its output types; the hosts never look inside outputs.
     services: table as unknown as Services,
@@ -28,6 +30,11 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
       write: async () => 0,
       writeFile: async () => 0,
       client: async () => ({ content: '', fileName: 'report.html', tests: 0, period: { since: '', until: '' } }),
+    },
+    background: {
+      windowReady: () => void background.push('windowReady'),
+      connectivity: (online) => void background.push(online ? 'online' : 'offline'),
+      wake: () => void background.push('wake'),
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -42,6 +49,7 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
   return {
     core,
     calls,
+    background,
     emit(event: CoreEvent) {
       for (const listener of listeners) listener(event);
     },

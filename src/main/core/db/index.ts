@@ -19,3 +19,4 @@ export * from './notes';
 export { hasUserData } from './user-data/attached';
 export * from './settings';
 export * from './decisions';
+export * from './background';

@@ -10,6 +10,8 @@ export interface AppServiceDeps {
   openExternal?: (url: string) => Promise<void>;
   cacheStatus(): CacheStatus;
   rebuildCache(): Promise<{ storesKept: number }>;
+  /** The window painted its first rows: background syncs may start (sync/background.ts). */
+  windowReady(): void;
 }
 
 export function createAppService(deps: AppServiceDeps): Services['app'] {
@@ -31,5 +33,9 @@ export function createAppService(deps: AppServiceDeps): Services['app'] {
     },
     cacheStatus: async () => deps.cacheStatus(),
     rebuildCache: () => deps.rebuildCache(),
+    async windowReady() {
+      deps.windowReady();
+      return null;
+    },
   };
 }

@@ -22,7 +22,10 @@ import { problem } from '../../../shared/problem';
 import { summarizeIssues } from '../../../shared/validation';
 import {
   CALL_ORDER,
+  canWriteBackground,
+  clearDecisionNews,
   decisionBasis,
+  decisionNews,
   decisionInput,
   decisionRows,
   emptyCallCounts,
@@ -227,6 +230,21 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
     async readings({ storeId }) {
       requireStore(storeId);
       return learnReadings(storeRateFits(db, storeId));
+    },
+
+    async news({ storeId }) {
+      if (storeId !== null) requireStore(storeId);
+      return decisionNews(db, storeId);
+    },
+
+    async seen({ storeId }) {
+      if (storeId !== null) requireStore(storeId);
+      // A read-only data folder cannot forget: the badge stays, which is what the user will see next time too.
+      if (canWriteBackground(db)) {
+        clearDecisionNews(db, storeId);
+        emit({ name: 'decisions.news', payload: decisionNews(db, null) });
+      }
+      return decisionNews(db, storeId);
     },
   };
 }

@@ -5,6 +5,7 @@ import { appProblem, problem, ProblemError, type Problem } from '../../../shared
 import { createApiClient, normaliseBaseUrl } from '../api';
 import { ApiError } from '../api/errors';
 import {
+  canWriteBackground,
   clearKeyJournal,
   clearReadOnly,
   deleteStore,
@@ -21,6 +22,7 @@ import {
   type StoreRow,
 } from '../db';
 import type { SyncEngine } from '../sync/run';
+import type { BackgroundSyncer } from '../sync/background';
 import type { KeyRing } from '../stores/keys';
 import { DEMO_STORE_ID, type StoreRegistry } from '../stores/registry';
 
@@ -32,6 +34,7 @@ export interface StoresServiceDeps {
   clock: () => number;
   fetch: typeof fetch;
   changed(): void;
+  background: Pick<BackgroundSyncer, 'status' | 'keyChanged' | 'setSchedule' | 'forget'>;
 }
 
 export function createStoresService(deps: StoresServiceDeps): Services['stores'] {
@@ -59,6 +62,7 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       },
       counts: storeCounts(db, store.id),
       edits: { ...outboxCounts(db, store.id), readOnly: readOnlyReason(db, store.id) },
+      background: deps.background.status(store),
     };
   }
 
@@ -158,9 +162,10 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       await checkKey(store.baseUrl, apiKey);
       const keyStorage = await deps.keys.save(storeId, apiKey, sessionOnly);
       updateStore(db, storeId, { keyStorage });
-      // A new key may write where the old one could not.
+      // A new key may write where the old one could not, and background syncs start again.
       clearReadOnly(db, storeId);
       deps.stores.forget(storeId);
+      deps.background.keyChanged(storeId);
       deps.changed();
       return summary(row(storeId));
     },
@@ -174,8 +179,23 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       // The store's unsent edits go with it: there is nowhere left to send them.
       deleteStoreOutbox(db, storeId);
       deps.stores.forget(storeId);
+      deps.background.forget(storeId);
       deps.changed();
       return null;
+    },
+    async setBackgroundSync({ storeId, schedule }) {
+      row(storeId);
+      if (!canWriteBackground(db)) {
+        throw problem(
+          'readOnly',
+          409,
+          'The schedule cannot be saved',
+          'The data folder cannot be written, so the store keeps its background sync schedule.',
+        );
+      }
+      deps.background.setSchedule(storeId, schedule);
+      deps.changed();
+      return summary(row(storeId));
     },
   };
 }

@@ -1,4 +1,4 @@
-// `sync.*`: start and cancel syncs of one store or all, and list what syncs set aside.
+// `sync.*`: start and cancel syncs of one store or all, list what syncs set aside, and hear whether the window is online.
 import type { CoreEvent, Services } from '../../../shared/contract';
 import { pageSetAside, type Db } from '../db';
 import type { StoreRegistry } from '../stores/registry';
@@ -9,9 +9,17 @@ export interface SyncServiceDeps {
   engine: SyncEngine;
   stores: StoreRegistry;
   emit(event: CoreEvent): void;
+  /** The host's view of the network, for background syncs (sync/background.ts). */
+  connectivity(online: boolean): void;
 }
 
-export function createSyncService({ db, engine, stores, emit }: SyncServiceDeps): Services['sync'] {
+export function createSyncService({
+  db,
+  engine,
+  stores,
+  emit,
+  connectivity,
+}: SyncServiceDeps): Services['sync'] {
   const started = (storeIds: string[]) => emit({ name: 'sync.started', payload: { storeIds } });
   return {
     async start({ storeId }) {
@@ -36,6 +44,10 @@ export function createSyncService({ db, engine, stores, emit }: SyncServiceDeps)
       return { cancelled: engine.cancel(storeId) };
     },
     issues: async (input) => pageSetAside(db, input),
+    async connectivity({ online }) {
+      connectivity(online);
+      return null;
+    },
   };
 }
 

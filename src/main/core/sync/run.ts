@@ -64,12 +64,17 @@ interface Running {
   done: Promise<SyncReport>;
 }
 
-const ANOTHER_PROCESS = appProblem(
+export const ANOTHER_PROCESS = appProblem(
   'conflict',
   409,
   'Already syncing in another window',
   'Another Splitbook process (the app or the command line) is syncing this store. Try again when it is done.',
 );
+
+/** Whether a run ended at once because another process held the store: nothing about the store itself. */
+export function isAnotherProcess(problem: SyncReport['problem']): boolean {
+  return problem?.type === ANOTHER_PROCESS.type && problem.title === ANOTHER_PROCESS.title;
+}
 
 /** A partial run's summary: how many records it could not take, and how many of them are not listed. */
 function partialProblem(counters: RunCounters): SyncReport['problem'] {

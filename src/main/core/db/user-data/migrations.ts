@@ -6,10 +6,12 @@ import { userMigration001 } from './001-outbox';
 import { userMigration002 } from './002-review-memory';
 import { userMigration003 } from './003-settings';
 import { userMigration004 } from './004-decisions';
+import { userMigration005 } from './005-background-sync';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
   userMigration002,
   userMigration003,
   userMigration004,
+  userMigration005,
 ];
