@@ -16,7 +16,8 @@ export const DEMO_STORE_ID = 'demo';
 
 export interface StoreRegistryDeps {
   db: Db;
-  keys: KeyRing;
+  /** Only reading a key: saving and forgetting keys is the main thread's (services/stores.ts). */
+  keys: Pick<KeyRing, 'get'>;
   fetch: typeof fetch;
   /** The in-process demo store, created on first use. */
   demoStore: () => DemoStore;

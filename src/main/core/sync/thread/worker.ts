@@ -43,7 +43,7 @@ function start(): { db: Db; engine: SyncEngine } | null {
   let demo: DemoStore | null = null;
   const stores = createStoreRegistry({
     db,
-    keys: { ...keys, save: unsupported, forget: unsupported },
+    keys,
     fetch: globalThis.fetch,
     demoStore: () => (demo ??= createDemoStore({ clock: Date.now, ...init.demo })),
   });
@@ -60,10 +60,6 @@ function start(): { db: Db; engine: SyncEngine } | null {
     rememberRate: stores.rememberRate,
   });
   return { db, engine };
-}
-
-function unsupported(): never {
-  throw new Error('Keys are saved and deleted by the main thread only');
 }
 
 const started = start();
