@@ -14,6 +14,7 @@ import { edits } from './edits';
 import type { EventName, EventPayload } from './events';
 import { notes } from './notes';
 import { portfolio } from './portfolio';
+import { programme } from './programme';
 import { review } from './review';
 import { settings } from './settings';
 import { stores } from './stores';
@@ -32,6 +33,7 @@ export * from './events';
 export * from './reports';
 export * from './notes';
 export * from './portfolio';
+export * from './programme';
 export * from './review';
 export * from './settings';
 export * from './stores';
@@ -55,6 +57,7 @@ export const contract = {
   settings,
   decisions,
   clientReports,
+  programme,
 } as const;
 
 export type Contract = typeof contract;

@@ -2,8 +2,9 @@
 // and which PATCH fields stay mutable (the spec's mutability table).
 import type { TestStatus, UpdateTestField } from '../api';
 
-/** Never launched: everything may still change. */
-const NOT_LAUNCHED: ReadonlySet<string> = new Set(['draft', 'scheduled', 'incompatible']);
+/** Never launched: everything may still change (the programme's backlog is these tests). */
+export const NOT_LAUNCHED_STATUSES = ['draft', 'scheduled', 'incompatible'] as const;
+const NOT_LAUNCHED: ReadonlySet<string> = new Set(NOT_LAUNCHED_STATUSES);
 /** Launched and over: `implemented` becomes mutable. */
 const ENDED: ReadonlySet<string> = new Set(['completed', 'cancelled']);
 

@@ -10,6 +10,9 @@ import {
   type SideSums,
 } from '../../../shared/domain/decisions/estimates';
 import { DAY_MS, dailySeries } from '../../../shared/domain/statistics/daily';
+import { plannerEstimate } from '../../../shared/domain/decisions/planner';
+import type { DecisionSettings, PlannerEstimate } from '../../../shared/domain/decisions/schemas';
+import { metricOfGoal } from '../../../shared/domain/metrics';
 import { median } from '../review/portfolio';
 import { statement } from '../db/statements';
 import type { Db } from '../db/types';
@@ -111,4 +114,20 @@ export function goalBaseline(
   const eventRate = events / control.visitors;
   if (baseline === null || !(eventRate > 0)) return null;
   return { eventRate, baseline };
+}
+
+/**
+ * The planner's estimate for a test on `goal` at a store whose traffic was read once (the backlog asks
+ * for many goals); null for a goal Splitbook does not know, or a store without traffic or the goal's baseline.
+ */
+export function plannerAt(
+  traffic: StoreTraffic | null,
+  goal: string,
+  settings: DecisionSettings,
+): PlannerEstimate | null {
+  const metric = metricOfGoal(goal)?.rate ?? null;
+  if (metric === null || traffic === null) return null;
+  const baseline = goalBaseline(traffic, metric);
+  if (baseline === null) return null;
+  return plannerEstimate({ metric, ...baseline, dailyVisitors: traffic.dailyVisitors, settings });
 }

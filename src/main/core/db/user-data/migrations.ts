@@ -7,6 +7,7 @@ import { userMigration002 } from './002-review-memory';
 import { userMigration003 } from './003-settings';
 import { userMigration004 } from './004-decisions';
 import { userMigration005 } from './005-background-sync';
+import { userMigration006 } from './006-takeaways';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -14,4 +15,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration003,
   userMigration004,
   userMigration005,
+  userMigration006,
 ];
