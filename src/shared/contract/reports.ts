@@ -3,7 +3,16 @@ import { z } from 'zod';
 import { Empty, method } from './common';
 import { TestFilter } from './tests';
 
-export const REPORT_NAMES = ['tests', 'metrics', 'daily', 'campaigns', 'audiences', 'portfolio'] as const;
+export const REPORT_NAMES = [
+  'tests',
+  'metrics',
+  'daily',
+  'campaigns',
+  'audiences',
+  'portfolio',
+  'backlog',
+  'learnings',
+] as const;
 export const ReportName = z.enum(REPORT_NAMES);
 export type ReportName = z.infer<typeof ReportName>;
 

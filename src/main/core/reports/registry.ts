@@ -1,6 +1,8 @@
 // Every report by name: the one list the CLI, the window (reports.list) and the README table read.
 import type { ReportInfo, ReportName } from '../../../shared/contract';
+import { backlogReport } from './backlog-report';
 import { dailyReport } from './daily-report';
+import { learningsReport } from './learnings-report';
 import { audiencesReport, campaignsReport } from './lists-report';
 import { metricsReport } from './metrics-report';
 import { portfolioReportDefinition } from './portfolio-report';
@@ -14,6 +16,8 @@ export const REPORTS: readonly ReportDefinition[] = [
   campaignsReport,
   audiencesReport,
   portfolioReportDefinition,
+  backlogReport,
+  learningsReport,
 ];
 
 export function reportByName(name: ReportName): ReportDefinition {

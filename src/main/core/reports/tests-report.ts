@@ -6,7 +6,7 @@ import { analyseTest, type TestAnalysis } from '../../../shared/domain/statistic
 import type { CsvValue } from './csv';
 import { scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
-import { fraction, parseJson, utc } from './values';
+import { fraction, oneLine, parseJson, tagsCell, utc } from './values';
 
 const DAY_MS = 86_400_000;
 
@@ -178,8 +178,6 @@ function statisticsCells(analysis: TestAnalysis | null): CsvValue[] {
   return [pWin, low, high, analysis.srm.pValue, alerts === '' ? null : alerts];
 }
 
-const oneLine = (name: string) => name.replace(/[\r\n]+/g, ' ');
-
 /** One row of the tests report from a test and its (validated) results, if any. */
 export function testRow(
   storeName: string,
@@ -201,9 +199,7 @@ export function testRow(
     test.device,
     test.visitorOption,
     test.campaign ? (test.campaign.name ?? test.campaign.id ?? null) : null,
-    // A tag name is a one-line label: a line break inside one would, in a reader that splits rows at
-    // raw line breaks (LibreOffice with ';' as separator), start a row with what follows it, e.g. '=1+1'.
-    test.tags.map((tag) => oneLine(tag.name)).join('; ') || null,
+    tagsCell(test.tags.map((tag) => tag.name)),
     test.priority,
     test.surfaceArea,
     test.impact,

@@ -46,3 +46,17 @@ export function parseJson(text: string | null): unknown {
     return null;
   }
 }
+
+/**
+ * Tag names joined with "; ", or null for none. A tag name is a one-line label: a line break inside one
+ * would, in a reader that splits rows at raw line breaks (LibreOffice with ';' as separator), start a
+ * row with what follows it, e.g. '=1+1'; it becomes a space.
+ */
+export function tagsCell(names: readonly string[]): string | null {
+  return names.map(oneLine).join('; ') || null;
+}
+
+/** Text with its line breaks made spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}

@@ -9,6 +9,7 @@ import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } f
 import { API_KEY_ENV, readApiKey } from './secret-input';
 import { markReviewed, printChanges } from './review-commands';
 import { printDecisions } from './decisions-commands';
+import { checkProgrammeArgs, printProgramme } from './programme-command';
 import { checkReportArgs, writeReport } from './report-command';
 import { resolveStoreArg } from './store-arg';
 import { checkSettingsArgs, settingsCommand } from './settings-commands';
@@ -27,6 +28,10 @@ commands:
   decisions [--store ID | --all] [--json] Splitbook's call on each test's goal, by store: the calls
                                           needing you first, then running tests by days to decision
                                           (--json: the rows as JSON)
+  programme [--store ID | --all] [--since DATE] [--until DATE] [--json]
+                                          what concluded tests taught, per store and across stores:
+                                          win rate, lifts, days to decision, breakdowns, shipped
+                                          winners' estimated yearly value, your takeaways (--json: as JSON)
   export <report> [--store ID | --all] [--status S] [--out FILE] [--format csv|xlsx] [--no-bom]
                                           write a report of the cache; CSV goes to standard output
                                           without --out; progress on stderr. Reports: ${REPORT_NAMES.join(', ')},
@@ -137,6 +142,8 @@ export async function runCli(
         return await pending(core, io, storeId);
       case 'decisions':
         return await printDecisions(core, io, storeId, values.json);
+      case 'programme':
+        return await printProgramme(core, io, storeId, values, values.json);
       case 'report':
         return await writeReport(core, io, storeId, values);
       case 'changes':
@@ -193,12 +200,13 @@ function checkExport(extra: readonly string[], values: Values): string | null {
 
 function checkUsage(command: string | undefined, extra: readonly string[], values: Values): string | null {
   if (!command) return 'No command given.';
-  if (values.json && command !== 'stores' && command !== 'decisions') {
-    return '--json applies to stores and decisions only.';
+  if (values.json && command !== 'stores' && command !== 'decisions' && command !== 'programme') {
+    return '--json applies to stores, decisions and programme only.';
   }
   if (command === 'export') return checkExport(extra, values);
   if (command === 'settings') return checkSettingsArgs(extra);
   if (command === 'report') return extra.length > 0 ? `Unexpected argument: ${extra[0]}` : checkReportArgs(values);
+  if (command === 'programme') return extra.length > 0 ? `Unexpected argument: ${extra[0]}` : checkProgrammeArgs(values);
   if (extra.length > 0) return `Unexpected argument: ${extra[0]}`;
   switch (command) {
     case 'stores':
