@@ -136,8 +136,8 @@ export function decisionNews(db: Db, storeId: string | null): DecisionNews {
     db,
     `SELECT n.store_id AS storeId, count(*) AS count FROM user.decision_news n
      JOIN tests t ON t.store_id = n.store_id AND t.id = n.test_id AND t.removed = 0
-     WHERE (?1 IS NULL OR n.store_id = ?1) GROUP BY n.store_id ORDER BY n.store_id`,
-  ).all(storeId);
+     WHERE (@storeId IS NULL OR n.store_id = @storeId) GROUP BY n.store_id ORDER BY n.store_id`,
+  ).all({ storeId });
   const byStore = Object.fromEntries(rows.map((row) => [row.storeId, row.count]));
   return { count: rows.reduce((sum, row) => sum + row.count, 0), byStore };
 }
@@ -145,5 +145,8 @@ export function decisionNews(db: Db, storeId: string | null): DecisionNews {
 /** The user looked at the Decisions view of all stores (null) or one. */
 export function clearDecisionNews(db: Db, storeId: string | null): void {
   if (!canWriteBackground(db)) return;
-  statement(db, `DELETE FROM user.decision_news WHERE (?1 IS NULL OR store_id = ?1)`).run(storeId);
+  statement(
+    db,
+    `DELETE FROM user.decision_news WHERE (@storeId IS NULL OR store_id = @storeId)`,
+  ).run({ storeId });
 }

@@ -87,7 +87,13 @@ export function trackDecisionChanges(deps: {
       const call = DecisionCall.safeParse(row.call).data;
       if (call === undefined) continue;
       if (needsCall(call)) {
-        news.push({ testId: row.id, title: row.title, previous: old.call, call, words: row.words ?? call });
+        news.push({
+          testId: row.id,
+          title: row.title,
+          previous: old.call,
+          call,
+          words: row.words ?? call,
+        });
       } else {
         settled.push(row.id);
       }

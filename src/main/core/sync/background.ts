@@ -297,7 +297,13 @@ export function createBackgroundSync(deps: BackgroundSyncDeps): BackgroundSyncer
       if (outcome === 'ok' || outcome === 'partial') {
         // A store that answered has a working key and needs no back-off.
         if (state.failures > 0 || state.refusedAt !== null)
-          save(storeId, { ...state, failures: 0, retryAt: null, refusedAt: null, refusedReason: null });
+          save(storeId, {
+            ...state,
+            failures: 0,
+            retryAt: null,
+            refusedAt: null,
+            refusedReason: null,
+          });
       } else if (refusedKey(problem)) {
         save(storeId, {
           ...state,
