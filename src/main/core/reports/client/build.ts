@@ -9,8 +9,9 @@ import {
 import { statement } from '../../db/statements';
 import type { Db } from '../../db';
 import { safeFileName } from './escape';
+import { learningsOf } from '../../programme/learnings';
 import { assertSynced, loadClientReport } from './load';
-import { renderStoreReport, renderTestReport, textSummary } from './render';
+import { renderStoreReport, renderTestReport, textSummary, type StoreSection } from './render';
 
 const DAY_MS = 86_400_000;
 const SETTINGS_KEY = 'clientReports';
@@ -65,6 +66,32 @@ export function buildClientReport(db: Db, scope: ClientReportScope, format: 'htm
   if (format === 'text') {
     return { content: textSummary(tests, { locale: options.locale }), fileName: safeFileName(name, 'txt'), tests: tests.length, period };
   }
-  const content = single ? renderTestReport(single, options) : renderStoreReport(sections, period, options);
+  const content = single ? renderTestReport(single, options) : renderStoreReport(withLearnings(db, sections, scope.storeId, period, now), period, options);
   return { content, fileName: safeFileName(name, 'html'), tests: tests.length, period };
+}
+
+/** Each store's learnings over the report's period (core/programme), for the page after its summary. */
+function withLearnings(
+  db: Db,
+  sections: readonly StoreSection[],
+  storeId: string | null,
+  period: { since: string; until: string },
+  now: number,
+): StoreSection[] {
+  const learnings = learningsOf(db, { storeId, ...period }, now);
+  return sections.map((section) => {
+    const figures = learnings.stores.find((s) => s.storeId === section.storeId)?.figures;
+    if (figures === undefined) return section;
+    return {
+      ...section,
+      learnings: {
+        figures,
+        tests: learnings.tests.filter((t) => t.storeId === section.storeId),
+        impact: learnings.impact.filter((row) => row.storeId === section.storeId),
+        prior: learnings.priors.find((p) => p.storeId === section.storeId) ?? null,
+        definition: learnings.definition,
+        impactNote: learnings.impactNote,
+      },
+    };
+  });
 }

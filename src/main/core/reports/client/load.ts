@@ -77,7 +77,7 @@ export function loadClientReport(db: Db, scope: ClientReportScope): StoreSection
   }
   const annotations = new Map<string, { day: string; label: string }[]>();
   const sections = new Map<string, StoreSection & { tests: ClientTest[] }>();
-  for (const store of stores) sections.set(store.id, { storeName: store.name, tests: [] });
+  for (const store of stores) sections.set(store.id, { storeId: store.id, storeName: store.name, tests: [] });
   for (const row of rows) {
     const test = readTest(row);
     if (test === null) continue;

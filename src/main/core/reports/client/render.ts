@@ -3,6 +3,7 @@
 import type { DecisionCall } from '../../../../shared/domain/decisions/schemas';
 import { METRICS, metricOfGoal } from '../../../../shared/domain/metrics';
 import { htmlDocument, type ReportHeader } from './document';
+import { learningsPage, type StoreLearnings } from './learnings';
 import { esc } from './escape';
 import { reportFormat, type ReportFormat } from './format';
 import { testSection, type ClientTest } from './sections';
@@ -19,7 +20,13 @@ export type ReportOptions = {
 
 export type StorePeriod = { since: string; until: string };
 
-export type StoreSection = { storeName: string; tests: readonly ClientTest[] };
+export type StoreSection = {
+  storeId?: string;
+  storeName: string;
+  tests: readonly ClientTest[];
+  /** What the period's concluded tests taught: a page after the summary when any concluded. */
+  learnings?: StoreLearnings | null;
+};
 
 function footer(fmt: ReportFormat, generatedAt: string): string {
   return (
@@ -103,7 +110,9 @@ export function renderStoreReport(sections: readonly StoreSection[], period: Sto
   const title =
     sections.length === 1 ? `${sections[0]?.storeName ?? ''} – tests ${period.since} to ${period.until}` : `All stores – tests ${period.since} to ${period.until}`;
   const body =
-    sections.map((section) => summary(section, period, fmt)).join('') +
+    sections
+      .map((section) => summary(section, period, fmt) + (section.learnings ? learningsPage(section.storeName, period, section.learnings, fmt) : ''))
+      .join('') +
     sections.flatMap((section) => section.tests.map((t) => testSection(t, fmt))).join('') +
     footer(fmt, options.generatedAt);
   return htmlDocument(title, options.header, body, fmt.locale);
