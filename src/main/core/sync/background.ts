@@ -266,7 +266,9 @@ export function createBackgroundSync(deps: BackgroundSyncDeps): BackgroundSyncer
     }
   }
 
+  /** The start, the connection back, a wake: every store once, another process's hold looked at afresh. */
   function everyStore(): void {
+    heldUntil.clear();
     for (const store of deps.rows()) dueNow.add(store.id);
   }
 
