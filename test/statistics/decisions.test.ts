@@ -266,3 +266,13 @@ describe('evenDays fixtures stay consistent', () => {
     expect(d.call).not.toBe('check_data');
   });
 });
+
+describe('the planner', () => {
+  it('agrees with the sample-size arithmetic: 5% on a 2.6% rate at 510 visitors a day is about three years', async () => {
+    const { plannedDaysNeeded } = await import('../../src/shared/domain/decisions');
+    const days = plannedDaysNeeded({ metric: 'cvr', eventRate: 0.026, baseline: 0.026, dailyVisitors: 510, settings: DEFAULT_DECISION_SETTINGS }) ?? 0;
+    // n a side = (c + z₀.₈)² · 2(1 − p)/p / log(1.05)² with c ≈ 2.2 (daily looks): ≈ 290,000 → ≈ 1,140 days.
+    expect(days).toBeGreaterThan(1000);
+    expect(days).toBeLessThan(1300);
+  });
+});

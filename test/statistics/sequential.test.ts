@@ -39,6 +39,16 @@ describe('Lan–DeMets O\'Brien–Fleming-type group sequential boundaries', () 
     }
   });
 
+  it('stay accurate over a long plan of daily looks (180 days), where each day is a small step', () => {
+    const fine = new SequentialBoundaries(0.05, 801);
+    const used = new SequentialBoundaries(0.05);
+    for (let day = 7; day <= 180; day++) {
+      const t = day / 180;
+      expect(used.look(t, obrienFlemingSpent(t, 0.05))).toBeCloseTo(fine.look(t, obrienFlemingSpent(t, 0.05)), 2);
+    }
+    expect(used.spent).toBeCloseTo(0.05, 12);
+  });
+
   it('keep the chance of any false call at α when looked at daily (200,000 simulated null paths)', () => {
     const walk = new SequentialBoundaries(0.05);
     const boundaries: number[] = [];

@@ -62,7 +62,7 @@ import {
 import { aboutDays, count, days as dayCount, metricWords, plainPercent, probability, signedPercent } from './words';
 
 /** Bumped when the rules change, so calls cached by an older version are made again. */
-export const DECISION_RULES_VERSION = 2;
+export const DECISION_RULES_VERSION = 3;
 
 /** The power a test should have to detect the minimum effect. */
 export const TARGET_POWER = 0.8;

@@ -38,7 +38,8 @@ export function plannedDaysNeeded(input: PlannerInput): number | null {
   let days = settings.plannedDays;
   // The final boundary depends (weakly) on the plan's length: two rounds settle it.
   for (let round = 0; round < 3; round++) {
-    const boundary = finalBoundaryFor(Math.max(days, settings.minRuntimeDays), settings.minRuntimeDays, alpha);
+    // Beyond a year the boundary barely moves (and no plan is that long): a year's stands in.
+    const boundary = finalBoundaryFor(Math.min(Math.max(days, settings.minRuntimeDays), 365), settings.minRuntimeDays, alpha);
     const neededInfo = ((boundary + zBeta) / effect) ** 2;
     // Var = unit / nA + unit / nB with nA = share · N, nB = (1 − share) · N.
     const visitors = neededInfo * unit * (1 / share + 1 / (1 - share));

@@ -54,6 +54,23 @@ const NO_BUDGET = 1e-13;
 /** |Z| beyond this is never reached in practice: the boundary of a look with no budget. */
 export const NO_BOUNDARY = Infinity;
 
+/** At most this many grid points a look (a long plan of daily looks needs the most). */
+const MAX_GRID_POINTS = 801;
+
+/** An odd Simpson grid on [−b, b] of at least `minPoints`, spaced at most `maxSpacing`, with its weights. */
+function simpsonGrid(b: number, minPoints: number, maxSpacing: number): { points: Float64Array; weights: Float64Array } {
+  let n = Math.max(minPoints, Number.isFinite(maxSpacing) && maxSpacing > 0 ? Math.ceil((2 * b) / maxSpacing) + 1 : 0);
+  n = Math.min(MAX_GRID_POINTS, n % 2 === 1 ? n : n + 1);
+  const h = (2 * b) / (n - 1);
+  const points = new Float64Array(n);
+  const weights = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    points[i] = i === (n - 1) / 2 ? 0 : -b + i * h;
+    weights[i] = ((i === 0 || i === n - 1 ? 1 : i % 2 === 1 ? 4 : 2) * h) / 3;
+  }
+  return { points, weights };
+}
+
 /**
  * The boundaries of a two-sided group sequential test, one look at a time (so a projection can go on
  * from the looks seen). Exact recursive numerical integration (Armitage, McPherson and Rowe; Jennison
@@ -115,7 +132,9 @@ export class SequentialBoundaries {
       // First look: S ~ N(0, I) exactly.
       const c = increment > NO_BUDGET ? upperQuantile(increment / 2) : NO_BOUNDARY;
       const b = Number.isFinite(c) ? c * sqrtInfo : 9 * sqrtInfo;
-      this.setGrid(b, (s) => normalDensity(s / sqrtInfo) / sqrtInfo);
+      const { points, weights } = simpsonGrid(b, this.gridPoints, Infinity);
+      this.points = points;
+      this.mass = weights.map((w, i) => w * (normalDensity((points[i] ?? 0) / sqrtInfo) / sqrtInfo));
       this.finish(info, increment > NO_BUDGET ? target : this.spentSoFar);
       if (Number.isFinite(c)) this.lastBoundary = c;
       return c;
@@ -127,18 +146,11 @@ export class SequentialBoundaries {
       b = this.solveBoundary(increment, sd, sqrtInfo);
       c = b / sqrtInfo;
     } else {
+      // No budget to spend: nothing is cut off, and S (variance at most I) lies within ±9 √I.
       c = NO_BOUNDARY;
-      b = (this.points[this.points.length - 1] ?? 0) + 9 * sd;
+      b = 9 * sqrtInfo;
     }
-    const { points, mass } = this;
-    this.setGrid(b, (s) => {
-      let sum = 0;
-      for (let j = 0; j < points.length; j++) {
-        const z = (s - (points[j] ?? 0)) / sd;
-        if (z > -9 && z < 9) sum += (mass[j] ?? 0) * Math.exp(-0.5 * z * z);
-      }
-      return sum / (sd * SQRT_2PI);
-    });
+    this.convolve(b, sd);
     this.finish(info, increment > NO_BUDGET ? target : this.spentSoFar);
     if (Number.isFinite(c)) this.lastBoundary = c;
     return c;
@@ -150,23 +162,52 @@ export class SequentialBoundaries {
     this.looks += 1;
   }
 
-  /** Simpson grid on [−b, b]; the density is symmetric, so half of it is computed. */
-  private setGrid(b: number, density: (s: number) => number): void {
-    const n = this.gridPoints;
-    const h = (2 * b) / (n - 1);
-    const points = new Float64Array(n);
+  /**
+   * The density on the new look's continuation region [−b, b]: the old grid's mass moved by a normal
+   * step of `sd`. The grid is spaced at most sd / 2 (the next step is about as large), so the narrow
+   * steps of many daily looks stay resolved. The Gaussian kernel along a row comes from a recurrence
+   * (two multiplications a term, no exp), and the density is symmetric, so half of it is computed.
+   */
+  private convolve(b: number, sd: number): void {
+    const old = this.points;
+    const oldMass = this.mass;
+    const { points, weights } = simpsonGrid(b, this.gridPoints, sd / 2);
+    const n = points.length;
     const mass = new Float64Array(n);
+    const spacing = old.length > 1 ? (old[1] ?? 0) - (old[0] ?? 0) : 1;
+    const a = spacing / sd;
+    const q = Math.exp(-a * a);
+    const first = old[0] ?? 0;
+    const norm = 1 / (sd * SQRT_2PI);
     const mid = (n - 1) / 2;
     for (let i = 0; i <= mid; i++) {
-      const s = -b + i * h;
-      const weight = ((i === 0 ? 1 : i % 2 === 1 ? 4 : 2) * h) / 3;
-      const value = weight * density(s);
-      points[i] = s;
-      points[n - 1 - i] = -s;
+      const s = points[i] ?? 0;
+      // Start at the old point nearest s (where the kernel is largest) and walk out both ways.
+      const start = Math.min(old.length - 1, Math.max(0, Math.round((s - first) / spacing)));
+      const z0 = (s - (old[start] ?? 0)) / sd;
+      let sum = 0;
+      // Rightwards: u grows, z = (s − u)/sd falls by a each step.
+      let e = Math.exp(-0.5 * z0 * z0);
+      let r = Math.exp(a * z0 - 0.5 * a * a);
+      for (let j = start; j < old.length; j++) {
+        sum += (oldMass[j] ?? 0) * e;
+        e *= r;
+        r *= q;
+        if (e < 1e-300) break;
+      }
+      // Leftwards: z rises by a each step.
+      e = Math.exp(-0.5 * z0 * z0);
+      r = Math.exp(-a * z0 - 0.5 * a * a);
+      for (let j = start - 1; j >= 0; j--) {
+        e *= r;
+        r *= q;
+        sum += (oldMass[j] ?? 0) * e;
+        if (e < 1e-300) break;
+      }
+      const value = (weights[i] ?? 0) * sum * norm;
       mass[i] = value;
       mass[n - 1 - i] = value;
     }
-    points[mid] = 0;
     this.points = points;
     this.mass = mass;
   }
