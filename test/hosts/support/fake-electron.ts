@@ -252,7 +252,27 @@ export const net = {
   fetch: vi.fn(async (url: string) => {
     return new Response(await readFile(fileURLToPath(url)));
   }),
+  online: true,
+  isOnline: () => net.online,
 };
+
+/** Electron's powerMonitor: a test emits 'resume' as the machine waking. */
+export const powerMonitor = new EventEmitter();
+
+/** Electron's main-process Notification: every one shown is kept, and a test clicks it. */
+export class Notification extends EventEmitter {
+  static supported = true;
+  static shown: Notification[] = [];
+  static isSupported(): boolean {
+    return Notification.supported;
+  }
+  constructor(readonly options: { title: string; body: string }) {
+    super();
+  }
+  show(): void {
+    Notification.shown.push(this);
+  }
+}
 
 const electron = {
   app,
@@ -267,5 +287,7 @@ const electron = {
   BrowserWindow,
   protocol,
   net,
+  powerMonitor,
+  Notification,
 };
 export default electron;

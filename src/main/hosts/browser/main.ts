@@ -32,11 +32,17 @@ async function main(): Promise<void> {
     );
   }
   const downloads = createDownloads();
-  const core = await openCore('browser', resolveDataDir(values['data-dir']), { saveFile: downloads.saveFile });
-  const host = await startBrowserHost({ core, staticDir, port, downloads }).catch(async (error: unknown) => {
-    await core.close();
-    throw error;
+  const core = await openCore('browser', resolveDataDir(values['data-dir']), {
+    saveFile: downloads.saveFile,
+    // Every store kept current while the host runs, once a page has painted (the page reports its network).
+    backgroundSync: true,
   });
+  const host = await startBrowserHost({ core, staticDir, port, downloads }).catch(
+    async (error: unknown) => {
+      await core.close();
+      throw error;
+    },
+  );
   console.log(`Splitbook is running at ${host.url}`);
 
   let stopping = false;

@@ -1,7 +1,7 @@
 // The IPC side of the bridge: one handler per contract method, all through one wrapper that checks the sender.
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import type { Core } from '../../core';
-import { CHANNELS } from '../../../shared/contract';
+import { CHANNELS, type CoreEvent } from '../../../shared/contract';
 import { EVENT_CHANNEL, type ChannelEventName } from '../../../shared/channels';
 import { appProblem, type Envelope } from '../../../shared/problem';
 import { dispatch } from '../common/dispatch';
@@ -75,7 +75,13 @@ export function sendEvent(
   if (contents && !contents.isDestroyed()) contents.send(EVENT_CHANNEL, event, payload);
 }
 
-/** Forwards every core event to the window's renderer; returns the unsubscribe. */
-export function forwardEvents(core: Core, contents: () => WebContents | null): () => void {
-  return core.subscribe((event) => sendEvent(contents(), event.name, event.payload));
+/** Forwards every core event to the window's renderer, but those `handled` here; returns the unsubscribe. */
+export function forwardEvents(
+  core: Core,
+  contents: () => WebContents | null,
+  handled: (event: CoreEvent) => boolean = () => false,
+): () => void {
+  return core.subscribe((event) => {
+    if (!handled(event)) sendEvent(contents(), event.name, event.payload);
+  });
 }

@@ -1,6 +1,17 @@
 // Electron host: one locked-down window over the core, the contract served over IPC, events forwarded.
 import { dirname, join, resolve } from 'node:path';
-import { app, dialog, ipcMain, Menu, net, protocol, session, type BrowserWindow } from 'electron';
+import {
+  app,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  powerMonitor,
+  protocol,
+  session,
+  type BrowserWindow,
+} from 'electron';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { createCore, createKeychainSecretStore, type Core, type SaveFormat } from '../../core';
 import { printHtmlToPdf } from './print-pdf';
@@ -9,6 +20,7 @@ import { forwardEvents, registerHandlers, sendEvent } from './ipc';
 import { menuTemplate } from './menu';
 import { rendererSource, type RendererSource } from './renderer-source';
 import { applyContentSecurityPolicy, denyAllPermissions, hardenWebContents } from './security';
+import { followMachine, notifyReadyCalls } from './background';
 import { createMainWindow } from './window';
 import { WINDOW_STATE_FILE } from './window-state';
 
@@ -80,6 +92,8 @@ async function start(source: RendererSource): Promise<void> {
     version: app.getVersion(),
     // Syncs run on a thread of their own (built beside this file), so the window is always answered.
     syncThread: { file: join(OUT_DIR, 'main', 'sync-worker.js') },
+    // Every store kept current while the app runs, once the window has painted.
+    backgroundSync: true,
     openExternal: openExternalSafely,
     // Client reports print to PDF in a hidden, script-less window that loads nothing.
     printToPdf: printHtmlToPdf,
@@ -90,7 +104,9 @@ async function start(source: RendererSource): Promise<void> {
         filters: [SAVE_FILTERS[format]],
       };
       const current = window;
-      const chosen = current ? await dialog.showSaveDialog(current, options) : await dialog.showSaveDialog(options);
+      const chosen = current
+        ? await dialog.showSaveDialog(current, options)
+        : await dialog.showSaveDialog(options);
       if (chosen.canceled || !chosen.filePath) return null;
       const path = chosen.filePath;
       return { path, saved: async () => ({ location: path, downloadUrl: null }) };
@@ -100,7 +116,21 @@ async function start(source: RendererSource): Promise<void> {
   void reportKeychain(core);
 
   registerHandlers(ipcMain, core, { window: () => window, source });
-  forwardEvents(core, contents);
+  // "Ready for a call" is a desktop notification from here; the window is sent only what it shows itself.
+  const notices = notifyReadyCalls(core, {
+    Notification,
+    focusWindow: () => {
+      if (!window) openWindow();
+      else {
+        if (window.isMinimized()) window.restore();
+        window.show();
+        window.focus();
+      }
+    },
+    send: (name, payload) => sendEvent(contents(), name, payload),
+  });
+  forwardEvents(core, contents, notices.shownHere);
+  followMachine(core, { net, powerMonitor });
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({
