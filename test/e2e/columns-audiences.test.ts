@@ -211,8 +211,8 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
         .toBe(true);
       expect(await page.evaluate(OVERLAPS)).toEqual([]);
       expect(await headers(page)).not.toContain('End');
-      // The smallest window still shows the figures that matter most beside the title.
-      expect(await headers(page)).toEqual(expect.arrayContaining(['Title', 'Status', 'Lift']));
+      // The smallest window still shows the figures that matter most beside the title: the call and the goal's lift.
+      expect(await headers(page)).toEqual(expect.arrayContaining(['Title', 'Status', 'Decision', 'Lift (goal)']));
 
       await page.getByTestId('columns-button').click();
       const menu = page.getByRole('menu', { name: /Columns of the list/ });
