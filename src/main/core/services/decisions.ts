@@ -296,11 +296,13 @@ function nextPlan(input: {
   after: (plan: TestPlan | null) => number | null;
 }): TestPlan | null {
   const { current, plannedDays, at, dataThrough, before } = input;
-  if (current !== null && current.dataThrough !== null) {
-    return { ...current, plannedDays, setAt: at };
-  }
   const plain: TestPlan | null =
     plannedDays === null ? null : { plannedDays, setAt: at, dataThrough: null, previousDays: null };
+  if (current !== null && current.dataThrough !== null) {
+    // Undone before any new day of data: no look ever went by the changed plan, so there was no change.
+    const undone = dataThrough === current.dataThrough && input.after(plain) === current.previousDays;
+    return undone ? plain : { ...current, plannedDays, setAt: at };
+  }
   const moved = dataThrough !== null && before !== null && input.after(plain) !== before;
   if (!moved) return plain;
   return { plannedDays, setAt: at, dataThrough, previousDays: before };
