@@ -321,7 +321,9 @@ describe("a test's own plan", { timeout: 60_000 }, () => {
       testId: test.id,
       plannedDays: null,
     });
-    expect(cleared).toEqual(asStored(decideTest({ test, results, settings: global, planSource: 'setting' })));
+    expect(cleared).toEqual(
+      asStored(decideTest({ test, results, settings: global, planSource: 'setting' })),
+    );
     expect(cleared?.plan).toMatchObject({ changedOn: null, previousDays: null });
   });
 

@@ -300,7 +300,8 @@ function nextPlan(input: {
     plannedDays === null ? null : { plannedDays, setAt: at, dataThrough: null, previousDays: null };
   if (current !== null && current.dataThrough !== null) {
     // Undone before any new day of data: no look ever went by the changed plan, so there was no change.
-    const undone = dataThrough === current.dataThrough && input.after(plain) === current.previousDays;
+    const undone =
+      dataThrough === current.dataThrough && input.after(plain) === current.previousDays;
     return undone ? plain : { ...current, plannedDays, setAt: at };
   }
   const moved = dataThrough !== null && before !== null && input.after(plain) !== before;
