@@ -13,7 +13,7 @@ export * from './key-journal';
 export * from './reads';
 export * from './types';
 export * from './outbox';
-export * from './local-copies';
+export * from '../outbox/local-copies';
 export * from './review';
 export * from './notes';
 export { hasUserData } from './user-data/attached';

@@ -1,5 +1,5 @@
-// The local copy of records with unsent edits: the cache's row and raw JSON of a test or campaign
-// rewritten as "server copy + pending edits", and the look-ups an edit needs (tag and audience names).
+// The local copy of records with unsent edits, in the cache: a test's or campaign's row and raw JSON
+// written as "server copy + pending edits", tags and audiences created here, and the look-ups an edit needs.
 import {
   Campaign,
   CustomAudience,
@@ -7,9 +7,9 @@ import {
   type DefaultAudience,
   type Tag,
 } from '../../../shared/api';
-import { statement } from './statements';
-import type { Db } from './types';
-import { toFlag, toJson } from './values';
+import { statement } from '../db/statements';
+import type { Db } from '../db/types';
+import { toFlag, toJson } from '../db/values';
 
 function parsed<T>(
   schema: { safeParse(v: unknown): { success: boolean; data?: T } },
