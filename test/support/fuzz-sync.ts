@@ -270,6 +270,20 @@ export async function startFuzzServer(): Promise<{
   };
 }
 
+/**
+ * The record's id as the server sends it: a string id as SQLite will keep it, the text of a "not
+ * JSON" token put in its place when that token is a (broken) string, else null.
+ */
+function idOnTheWire(record: Json, splices: Map<string, Splice>): string | null {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
+  const id = record['id'];
+  if (typeof id !== 'string') return null;
+  const splice = splices.get(id);
+  if (splice === undefined) return stored(id);
+  if ('raw' in splice && /^".*"$/s.test(splice.raw)) return stored(splice.raw.slice(1, -1));
+  return null;
+}
+
 /** SQLite keeps text as UTF-8: a lone surrogate comes back as U+FFFD. */
 const stored = (s: string) =>
   s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
@@ -365,7 +379,7 @@ export async function runFuzzCase(
       const next = check(
         db,
         c,
-        tests,
+        tests.map((t, i) => idOnTheWire(t, nests[i] ?? new Map())),
         originals.map((t) => t.id),
         touched,
         served,
@@ -390,7 +404,7 @@ export async function runFuzzCase(
 function check(
   db: Db,
   c: FuzzCase,
-  tests: Json[],
+  wireIds: (string | null)[],
   originalIds: string[],
   touched: { tests: Set<number>; results: Set<number> },
   served: Served,
@@ -422,16 +436,10 @@ function check(
     tests: { cached: 0, setAsideById: 0, setAsideByPosition: 0 },
     results: { cached: 0, setAside: 0, none: 0 },
   };
-  tests.forEach((record, i) => {
+  wireIds.forEach((_, i) => {
     const original = originalIds[i] ?? '';
     const position = i + 1;
-    const id =
-      record !== null &&
-      typeof record === 'object' &&
-      !Array.isArray(record) &&
-      typeof record['id'] === 'string'
-        ? stored(record['id'])
-        : null;
+    const id = wireIds[i] ?? null;
     if (!touched.tests.has(i)) {
       if (!cached.has(original))
         failures.push(`untouched test ${position} (${original}) is not cached`);
