@@ -1,5 +1,6 @@
-// `edits.*`: records the user's edits and creates in the outbox (applied at once to the local copy),
-// lists them, and carries out the user's decisions (retry, discard, undo, resolve a conflict).
+// `edits.*`: the outbox (core/outbox/) as the window and the CLI see it: checks each edit and create the
+// user makes before recording it, lists the records, carries out the user's decisions (retry, discard,
+// undo, resolve a conflict) and sends an edit at once when it may.
 import { randomUUID } from 'node:crypto';
 import type { CoreEvent, PendingEdit, Services } from '../../../shared/contract';
 import {
@@ -10,34 +11,27 @@ import {
 } from '../../../shared/domain/mutability';
 import type { UpdateTestField } from '../../../shared/api';
 import { problem } from '../../../shared/problem';
+import type { Db } from '../db';
 import {
-  appendOutbox,
   audiencesNamed,
-  deleteAudience,
-  deleteOutbox,
-  deleteTag,
+  discardRecord,
   outboxCounts,
   outboxRow,
-  outboxRows,
-  readOnlyReason,
-  saveAudience,
-  saveServerCopy,
-  saveTag,
-  tagsNamed,
-  updateOutbox,
-  type Db,
-  type OutboxKind,
-} from '../db';
-import type { StoreRegistry } from '../stores/registry';
-import {
-  groupRecords,
-  localAudience,
   pendingRecord,
-  rebaseRecord,
+  pendingRecords,
+  readOnlyReason,
+  recordCreate,
+  recordEdit,
+  resolveRecord,
+  retryRecord,
   serverCampaign,
   serverTest,
+  tagsNamed,
+  undoRow,
+  type OutboxKind,
   type PendingRecord,
-} from '../sync/push/records';
+} from '../outbox';
+import type { StoreRegistry } from '../stores/registry';
 import type { SyncEngine } from '../sync/run';
 
 export interface EditsServiceDeps {
@@ -133,36 +127,9 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
     return record;
   }
 
-  /** A failed record that gets a new edit goes back to the queue: "change it and retry". */
-  function requeueFailed(storeId: string, kind: OutboxKind, recordId: string): void {
-    const record = pendingRecord(db, storeId, kind, recordId);
-    if (record && record.state === 'failed')
-      updateOutbox(db, record.seqs, { state: 'queued', problem: null, note: null, now: now() });
-  }
-
-  /** A create dropped: edits that used its local id lose it, so nothing is ever sent with a made-up id. */
-  function dropCreate(record: PendingRecord): void {
-    const field = record.kind === 'tag' ? 'tagIds' : 'customAudienceIds';
-    deleteOutbox(db, record.seqs);
-    if (record.kind === 'tag') deleteTag(db, record.storeId, record.recordId);
-    else deleteAudience(db, record.storeId, record.recordId);
-    const touched = new Set<string>();
-    for (const row of outboxRows(db, record.storeId)) {
-      const ids = row.changes[field];
-      if (row.kind !== 'test' || !Array.isArray(ids) || !ids.includes(record.recordId)) continue;
-      updateOutbox(db, [row.seq], {
-        changes: { ...row.changes, [field]: ids.filter((id) => id !== record.recordId) },
-        ...(row.state === 'waiting' ? { state: 'queued' as const, note: null } : {}),
-        now: now(),
-      });
-      touched.add(row.recordId);
-    }
-    for (const testId of touched) rebaseRecord(db, record.storeId, 'test', testId, now());
-  }
-
   return {
     async list({ storeId }) {
-      return groupRecords(outboxRows(db, storeId)).map(view);
+      return pendingRecords(db, storeId).map(view);
     },
 
     async counts({ storeId }) {
@@ -211,25 +178,19 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
           locked.map((l) => `'${l.field}' is ${l.reason} (status: ${server.status})`).join('; '),
         );
       }
-      const base = Object.fromEntries(fields.map((f) => [f, testFieldValue(server, f)]));
-      const delta = Object.fromEntries(fields.map((f) => [f, given[f]]));
-      db.transaction(() => {
-        // The server's record is kept before the cache's copy turns into the local one.
-        saveServerCopy(db, storeId, 'test', testId, server);
-        requeueFailed(storeId, 'test', testId);
-        const held = pendingRecord(db, storeId, 'test', testId);
-        appendOutbox(db, {
+      recordEdit(
+        db,
+        {
           storeId,
           kind: 'test',
           recordId: testId,
-          changes: delta,
-          base,
+          server,
+          changes: Object.fromEntries(fields.map((f) => [f, given[f]])),
+          base: Object.fromEntries(fields.map((f) => [f, testFieldValue(server, f)])),
           baseUpdatedAt: server.updatedAt,
-          now: now(),
-          ...(held?.state === 'conflict' ? { state: 'conflict' as const } : {}),
-        });
-        rebaseRecord(db, storeId, 'test', testId, now());
-      })();
+        },
+        now(),
+      );
       afterEdit(storeId);
       const result = current(storeId, 'test', testId);
       if (!result) throw new Error('The edit was not recorded');
@@ -253,24 +214,21 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
           `Store ${storeId} has no cached campaign ${campaignId}.`,
         );
       const record = server as Record<string, unknown>;
-      const base = Object.fromEntries(fields.map((f) => [f, record[f] ?? null]));
-      const delta = Object.fromEntries(
-        fields.map((f) => [f, (changes as Record<string, unknown>)[f]]),
-      );
-      db.transaction(() => {
-        saveServerCopy(db, storeId, 'campaign', campaignId, server);
-        requeueFailed(storeId, 'campaign', campaignId);
-        appendOutbox(db, {
+      recordEdit(
+        db,
+        {
           storeId,
           kind: 'campaign',
           recordId: campaignId,
-          changes: delta,
-          base,
+          server,
+          changes: Object.fromEntries(
+            fields.map((f) => [f, (changes as Record<string, unknown>)[f]]),
+          ),
+          base: Object.fromEntries(fields.map((f) => [f, record[f] ?? null])),
           baseUpdatedAt: null,
-          now: now(),
-        });
-        rebaseRecord(db, storeId, 'campaign', campaignId, now());
-      })();
+        },
+        now(),
+      );
       afterEdit(storeId);
       const result = current(storeId, 'campaign', campaignId);
       if (!result) throw new Error('The edit was not recorded');
@@ -290,18 +248,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
         );
       }
       const id = randomUUID();
-      db.transaction(() => {
-        appendOutbox(db, {
-          storeId,
-          kind: 'tag',
-          recordId: id,
-          changes: { name },
-          base: {},
-          baseUpdatedAt: null,
-          now: now(),
-        });
-        saveTag(db, storeId, { id, name });
-      })();
+      recordCreate(db, { storeId, kind: 'tag', localId: id, changes: { name } }, now());
       afterEdit(storeId);
       return { id, name };
     },
@@ -318,19 +265,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
         );
       }
       const id = randomUUID();
-      db.transaction(() => {
-        appendOutbox(db, {
-          storeId,
-          kind: 'audience',
-          recordId: id,
-          changes: { name, rules },
-          base: {},
-          baseUpdatedAt: null,
-          now: now(),
-        });
-        const record = pendingRecord(db, storeId, 'audience', id);
-        if (record) saveAudience(db, storeId, localAudience(record), now());
-      })();
+      recordCreate(db, { storeId, kind: 'audience', localId: id, changes: { name, rules } }, now());
       afterEdit(storeId);
       return { id, name };
     },
@@ -344,20 +279,13 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
           'Resolve the conflict first',
           'Pick mine, theirs or a new value for each field.',
         );
-      updateOutbox(db, record.seqs, { state: 'queued', problem: null, note: null, now: now() });
+      retryRecord(db, record, now());
       afterEdit(storeId);
       return current(storeId, kind, recordId);
     },
 
     async discard({ storeId, kind, recordId }) {
-      const record = mustFind(storeId, kind, recordId);
-      db.transaction(() => {
-        if (kind === 'tag' || kind === 'audience') dropCreate(record);
-        else {
-          deleteOutbox(db, record.seqs);
-          rebaseRecord(db, storeId, kind, recordId, now());
-        }
-      })();
+      discardRecord(db, mustFind(storeId, kind, recordId), now());
       changed(storeId);
       return null;
     },
@@ -371,14 +299,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
           'No pending change',
           'This edit was sent, discarded or undone already.',
         );
-      db.transaction(() => {
-        const record = pendingRecord(db, row.storeId, row.kind, row.recordId);
-        if ((row.kind === 'tag' || row.kind === 'audience') && record) dropCreate(record);
-        else {
-          deleteOutbox(db, [seq]);
-          rebaseRecord(db, row.storeId, row.kind, row.recordId, now());
-        }
-      })();
+      undoRow(db, row, now());
       changed(row.storeId);
       return null;
     },
@@ -393,60 +314,14 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
           'No conflict to resolve',
           'This change is not held as a conflict.',
         );
-      const [keep, ...rest] = record.seqs;
-      if (keep === undefined) return null;
-      db.transaction(() => {
-        deleteOutbox(db, rest);
-        if (conflict.gone) {
-          // A campaign that left the active list: send as is, or drop the change.
-          if (choice === 'theirs') deleteOutbox(db, [keep]);
-          else
-            updateOutbox(db, [keep], {
-              changes: record.changes,
-              base: record.base,
-              state: 'queued',
-              conflict: null,
-              note: null,
-              forceSend: true,
-              now: now(),
-            });
-          rebaseRecord(db, storeId, kind, recordId, now());
-          return;
-        }
-        const held = conflict.fields[field];
-        if (!held)
-          throw problem(
-            'validation',
-            400,
-            'Not in conflict',
-            `'${field}' is not a field in conflict.`,
-          );
-        const changes = { ...record.changes };
-        const base = { ...record.base };
-        if (choice === 'theirs') {
-          delete changes[field];
-          delete base[field];
-        } else {
-          // Mine or a new value, sent over theirs: their value becomes the base it is compared with.
-          if (choice === 'value') changes[field] = value ?? null;
-          base[field] = held.theirs;
-        }
-        const fields = { ...conflict.fields };
-        delete fields[field];
-        const done = Object.keys(fields).length === 0;
-        if (Object.keys(changes).length === 0) deleteOutbox(db, [keep]);
-        else
-          updateOutbox(db, [keep], {
-            changes,
-            base,
-            state: done ? 'queued' : 'conflict',
-            conflict: done ? null : { ...conflict, fields },
-            note: done ? null : undefined,
-            baseUpdatedAt: done ? conflict.theirsUpdatedAt : record.baseUpdatedAt,
-            now: now(),
-          });
-        rebaseRecord(db, storeId, kind, recordId, now());
-      })();
+      if (!conflict.gone && !conflict.fields[field])
+        throw problem(
+          'validation',
+          400,
+          'Not in conflict',
+          `'${field}' is not a field in conflict.`,
+        );
+      resolveRecord(db, record, { field, choice, value }, now());
       afterEdit(storeId);
       return current(storeId, kind, recordId);
     },

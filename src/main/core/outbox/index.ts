@@ -1,0 +1,43 @@
+// The outbox: unsent edits and creates, kept in the user's file, applied to the local copy at once and
+// sent by one serial pusher per store. What the services, the sync and the core import from it.
+export {
+  isSendable,
+  OUTBOX_KINDS,
+  OUTBOX_STATES,
+  type ConflictChoice,
+  type ConflictRecord,
+  type FieldConflict,
+  type OutboxKind,
+  type OutboxRow,
+  type OutboxState,
+  type PendingRecord,
+} from './model';
+export {
+  clearReadOnly,
+  deleteStoreOutbox,
+  hasSendable,
+  outboxCounts,
+  outboxRow,
+  outboxRows,
+  pendingRecord,
+  pendingRecords,
+  readOnlyReason,
+} from './store';
+export { audiencesNamed, tagsNamed } from './local-copies';
+export {
+  rebaseAll,
+  rebasePulledLists,
+  rebasePulledTests,
+  serverCampaign,
+  serverTest,
+} from './rebase';
+export {
+  discardRecord,
+  recordCreate,
+  recordEdit,
+  resolveRecord,
+  retryRecord,
+  undoRow,
+  type NewEdit,
+} from './queue';
+export { pushStore, type PushContext, type PushSummary } from './push';

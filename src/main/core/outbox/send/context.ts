@@ -1,0 +1,156 @@
+// What every sender shares: the push's context, the writes that end a record's attempt (each in one
+// transaction, then the UI told), and how an API error reads (later, no, or maybe already applied).
+import type { Campaign, CustomAudience } from '../../../../shared/api';
+import { appProblem, ProblemError, type Problem } from '../../../../shared/problem';
+import type { ApiClient } from '../../api';
+import { ApiError } from '../../api/errors';
+import type { Db } from '../../db/types';
+import { heldInConflict, type ConflictRecord, type PendingRecord, type RowPatch } from '../model';
+import { rebaseRecord, settleCreate } from '../rebase';
+import {
+  clearReadOnly,
+  deleteOutbox,
+  deleteServerCopy,
+  rewriteRecord,
+  updateOutbox,
+} from '../store';
+
+export interface SendContext {
+  db: Db;
+  storeId: string;
+  client: ApiClient;
+  signal: AbortSignal;
+  now(): string;
+  /** Counts one request of this push. */
+  counted(): void;
+  /** Runs `fn` in one transaction, then tells the UI the outbox changed. */
+  tx(fn: () => void): void;
+  /** The store's active campaigns, listed once per push (campaigns have no GET of their own). */
+  activeCampaigns(): Promise<Campaign[]>;
+}
+
+/** How one record's attempt ended. */
+export type SendOutcome = 'sent' | 'waiting' | 'conflict' | 'failed';
+
+/** One record's rows get `patch`. */
+export function setRecord(ctx: SendContext, record: PendingRecord, patch: RowPatch): void {
+  ctx.tx(() => updateOutbox(ctx.db, record.seqs, { ...patch, now: ctx.now() }));
+}
+
+/** The record failed with this problem: it waits for the user (change it, retry or discard). */
+export function failRecord(ctx: SendContext, record: PendingRecord, problem: Problem): 'failed' {
+  setRecord(ctx, record, { state: 'failed', problem, note: null });
+  return 'failed';
+}
+
+/** Marks a create as possibly sent before sending it: a crash after this line must not repeat it blindly. */
+export function markAttempt(ctx: SendContext, record: PendingRecord): void {
+  setRecord(ctx, record, { state: 'sending', attemptedAt: record.attemptedAt ?? ctx.now() });
+}
+
+/** The record's rows become one held as a conflict, its local copy rebased on what the store holds now. */
+export function holdConflict(
+  ctx: SendContext,
+  record: PendingRecord,
+  conflict: ConflictRecord,
+): 'conflict' {
+  ctx.tx(() => {
+    rewriteRecord(ctx.db, record, heldInConflict(record, conflict), ctx.now());
+    rebaseRecord(ctx.db, ctx.storeId, record.kind, record.recordId, ctx.now());
+  });
+  return 'conflict';
+}
+
+/**
+ * The store took (or already held) a test's or campaign's edit: its rows and server copy go, and the
+ * cache gets the store's record (`writeLocal`). A write that worked also says the key may write.
+ */
+export function confirmEdit(
+  ctx: SendContext,
+  record: PendingRecord,
+  writeLocal: () => void,
+): 'sent' {
+  ctx.tx(() => {
+    clearReadOnly(ctx.db, ctx.storeId);
+    deleteOutbox(ctx.db, record.seqs);
+    if (record.kind === 'test' || record.kind === 'campaign')
+      deleteServerCopy(ctx.db, ctx.storeId, record.kind, record.recordId);
+    writeLocal();
+  });
+  return 'sent';
+}
+
+/** The store confirmed a create (or already held it): its id replaces the local one everywhere. */
+export function confirmCreate(
+  ctx: SendContext,
+  record: PendingRecord,
+  confirmed: { id: string; audience?: CustomAudience },
+): 'sent' {
+  ctx.tx(() => {
+    clearReadOnly(ctx.db, ctx.storeId);
+    settleCreate(ctx.db, record, confirmed, ctx.now());
+  });
+  return 'sent';
+}
+
+/** Failures that say "later", not "no": the edit stays queued. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ApiError) {
+    if (
+      [
+        'rate-limited',
+        'network',
+        'timeout',
+        'aborted',
+        'unauthorized',
+        'invalid-response',
+      ].includes(error.kind)
+    )
+      return true;
+    return error.status !== null && error.status >= 500;
+  }
+  return false;
+}
+
+/** A write that got no answer may have been applied; one refused before connecting surely was not. */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.kind === 'network') return !error.retryable;
+  return error.kind === 'timeout' || (error.status !== null && error.status >= 500);
+}
+
+/** The problem the user reads: for a refusal, the store's own title and detail. */
+export function problemOf(error: unknown): Problem {
+  if (error instanceof ApiError) {
+    if (error.kind === 'http')
+      return appProblem(kindOf(error.status), error.status ?? 400, error.title, error.detail);
+    return error.toProblem();
+  }
+  if (error instanceof ProblemError) return error.problem;
+  return appProblem(
+    'internal',
+    500,
+    'The edit could not be sent',
+    error instanceof Error ? error.message : String(error),
+  );
+}
+
+function kindOf(status: number | null) {
+  switch (status) {
+    case 403:
+      return 'forbidden' as const;
+    case 404:
+      return 'notFound' as const;
+    case 409:
+      return 'conflict' as const;
+    case 400:
+    case 422:
+      return 'validation' as const;
+    default:
+      return 'api' as const;
+  }
+}
+
+export function statusOf(error: unknown): number | null {
+  return error instanceof ApiError ? error.status : null;
+}

@@ -1,0 +1,88 @@
+// Sends a test's edit. The test is read again first: if its updatedAt moved, each field is compared
+// (base, mine, theirs); a field now locked by a launch fails it before anything is sent; an edit naming
+// a tag or audience not created yet waits for it.
+import type { Test, UpdateTestBody } from '../../../../shared/api';
+import { lockedFields, testFieldValue } from '../../../../shared/domain/mutability';
+import { appProblem } from '../../../../shared/problem';
+import { applyTestChanges, writeLocalTest } from '../local-copies';
+import { localIdsNamed, mergeWithTheirs, type PendingRecord } from '../model';
+import { rebaseRecord } from '../rebase';
+import { pendingIds, pendingRecords, saveServerCopy } from '../store';
+import {
+  confirmEdit,
+  failRecord,
+  holdConflict,
+  problemOf,
+  setRecord,
+  statusOf,
+  type SendContext,
+  type SendOutcome,
+} from './context';
+
+export async function sendTest(ctx: SendContext, record: PendingRecord): Promise<SendOutcome> {
+  const { db, storeId } = ctx;
+  const local = new Set([
+    ...pendingIds(db, storeId, 'tag'),
+    ...pendingIds(db, storeId, 'audience'),
+  ]);
+  const blocking = localIdsNamed(record.changes, local);
+  if (blocking.length > 0) {
+    const creates = pendingRecords(db, storeId);
+    const names = blocking.map((id) => {
+      const create = creates.find((r) => r.recordId === id);
+      return `'${String(create?.changes.name ?? id)}'`;
+    });
+    setRecord(ctx, record, {
+      state: 'waiting',
+      note: `Waits for ${names.join(', ')} to be created in the store; it is then sent with the store's id.`,
+    });
+    return 'waiting';
+  }
+  setRecord(ctx, record, { state: 'sending' });
+  ctx.counted();
+  let theirs: Test;
+  try {
+    theirs = await ctx.client.getTest(record.recordId, { signal: ctx.signal });
+  } catch (error) {
+    if (statusOf(error) !== 404) throw error;
+    return failRecord(
+      ctx,
+      record,
+      appProblem('notFound', 404, 'The test is no longer in the store', problemOf(error).detail),
+    );
+  }
+  const moved = record.baseUpdatedAt !== null && theirs.updatedAt !== record.baseUpdatedAt;
+  const { body, conflicts } = mergeWithTheirs(
+    record,
+    (field) => testFieldValue(theirs, field as keyof UpdateTestBody),
+    !moved,
+  );
+  // The server's record becomes the copy under the edits: fields only they changed are taken.
+  ctx.tx(() => saveServerCopy(db, storeId, 'test', record.recordId, theirs));
+  const locked = lockedFields(Object.keys(body) as (keyof UpdateTestBody)[], theirs.status);
+  if (locked.length > 0) {
+    const detail = locked
+      .map((l) => `'${l.field}' is ${l.reason} (status: ${theirs.status})`)
+      .join('; ');
+    failRecord(
+      ctx,
+      record,
+      appProblem('validation', 422, 'Field is locked', `${detail}. Nothing was sent.`),
+    );
+    ctx.tx(() => rebaseRecord(db, storeId, 'test', record.recordId, ctx.now()));
+    return 'failed';
+  }
+  if (Object.keys(conflicts).length > 0)
+    return holdConflict(ctx, record, {
+      fields: conflicts,
+      theirsUpdatedAt: theirs.updatedAt,
+      gone: false,
+    });
+  if (Object.keys(body).length > 0) {
+    ctx.counted();
+    await ctx.client.updateTest(record.recordId, body as UpdateTestBody, { signal: ctx.signal });
+  }
+  return confirmEdit(ctx, record, () =>
+    writeLocalTest(db, storeId, applyTestChanges(db, storeId, theirs, body)),
+  );
+}
