@@ -16,9 +16,18 @@ export function hasTakeaways(db: Db): boolean {
 }
 
 /** Saves a takeaway; an empty (or blank) one is deleted rather than kept as an empty row. */
-export function setTakeaway(db: Db, storeId: string, testId: string, text: string, at: string): void {
+export function setTakeaway(
+  db: Db,
+  storeId: string,
+  testId: string,
+  text: string,
+  at: string,
+): void {
   if (text.trim() === '') {
-    statement(db, `DELETE FROM user.takeaways WHERE store_id = ? AND test_id = ?`).run(storeId, testId);
+    statement(db, `DELETE FROM user.takeaways WHERE store_id = ? AND test_id = ?`).run(
+      storeId,
+      testId,
+    );
     return;
   }
   statement(

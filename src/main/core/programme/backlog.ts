@@ -93,7 +93,9 @@ export function rankedBacklog(items: readonly BacklogItem[], score: BacklogScore
 /** The backlog view: the store scope's ideas ranked, the filters applied, and the filters' choices. */
 export function backlog(db: Db, input: BacklogInput): Backlog {
   const everyStore = backlogItems(db, TestFilter.parse({}));
-  const inScope = everyStore.filter((item) => input.storeId === null || item.storeId === input.storeId);
+  const inScope = everyStore.filter(
+    (item) => input.storeId === null || item.storeId === input.storeId,
+  );
   const tag = input.tag?.toLowerCase() ?? null;
   const kept = inScope.filter(
     (item) =>
@@ -117,7 +119,9 @@ export function backlog(db: Db, input: BacklogInput): Backlog {
         count: counts.get(store.id) ?? 0,
       })),
       tags: facet(inScope.flatMap((item) => item.tags)),
-      surfaceAreas: facet(inScope.flatMap((item) => (item.surfaceArea === null ? [] : [item.surfaceArea]))),
+      surfaceAreas: facet(
+        inScope.flatMap((item) => (item.surfaceArea === null ? [] : [item.surfaceArea])),
+      ),
       goals: facet(
         inScope.map((item) => item.goal),
         (goal) => metricOfGoal(goal)?.label ?? goal,
@@ -127,7 +131,10 @@ export function backlog(db: Db, input: BacklogInput): Backlog {
 }
 
 /** Values with their counts, most frequent first; tags that differ only in case count as one. */
-function facet(values: readonly string[], label: (key: string) => string = (key) => key): ProgrammeFacet[] {
+function facet(
+  values: readonly string[],
+  label: (key: string) => string = (key) => key,
+): ProgrammeFacet[] {
   const counts = new Map<string, { key: string; count: number }>();
   for (const value of values) {
     const id = value.toLowerCase();
@@ -144,12 +151,16 @@ function facet(values: readonly string[], label: (key: string) => string = (key)
 function tagsOf(row: Row): { names: string[]; ids: string[] } {
   try {
     const tags = Test.shape.tags.safeParse((JSON.parse(row.rawJson) as { tags?: unknown }).tags);
-    if (tags.success) return { names: tags.data.map((t) => t.name), ids: tags.data.map((t) => t.id) };
+    if (tags.success)
+      return { names: tags.data.map((t) => t.name), ids: tags.data.map((t) => t.id) };
   } catch {
     // fall through to the row's names
   }
   const names = JSON.parse(row.tagNames) as unknown;
-  return { names: Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [], ids: [] };
+  return {
+    names: Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [],
+    ids: [],
+  };
 }
 
 /** The fields of each test with edits the store has not confirmed, keyed by noteKey. */
@@ -182,8 +193,11 @@ function plannerOf(db: Db, storeId: string): Planner {
         estimate !== null
           ? { days: estimate.days, text: estimate.text }
           : metricOfGoal(goal) === null
-            ? { days: null, text: `Splitbook does not know the goal "${goal}", so it cannot plan for it.` }
-            : { days: null, text: "No test of this store has recent daily data to plan by." };
+            ? {
+                days: null,
+                text: `Splitbook does not know the goal "${goal}", so it cannot plan for it.`,
+              }
+            : { days: null, text: 'No test of this store has recent daily data to plan by.' };
       byGoal.set(goal, result);
       return result;
     },

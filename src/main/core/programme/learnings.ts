@@ -139,7 +139,9 @@ export function inPeriod(record: Pick<ConcludedTestRow, 'decidedOn'>, period: Pe
   if (period.since === null && period.until === null) return true;
   const day = record.decidedOn;
   if (day === null) return false;
-  return (period.since === null || day >= period.since) && (period.until === null || day <= period.until);
+  return (
+    (period.since === null || day >= period.since) && (period.until === null || day <= period.until)
+  );
 }
 
 /** The domain's view of a concluded test. */
@@ -159,7 +161,9 @@ export function asConcludedTest(record: ConcludedRecord): ConcludedTest {
 }
 
 /** Each store's prior from every one of its concluded tests (whatever the period or other filters). */
-export function storePriors(records: readonly ConcludedRecord[]): Map<string, ProgrammePrior | null> {
+export function storePriors(
+  records: readonly ConcludedRecord[],
+): Map<string, ProgrammePrior | null> {
   const lifts = new Map<string, MeasuredLift[]>();
   for (const record of records) {
     if (record.measured === null) continue;
@@ -167,12 +171,15 @@ export function storePriors(records: readonly ConcludedRecord[]): Map<string, Pr
   }
   const priors = new Map<string, ProgrammePrior | null>();
   for (const record of records) {
-    if (!priors.has(record.storeId)) priors.set(record.storeId, programmePrior(lifts.get(record.storeId) ?? []));
+    if (!priors.has(record.storeId))
+      priors.set(record.storeId, programmePrior(lifts.get(record.storeId) ?? []));
   }
   return priors;
 }
 
-export type Valuation = (storeId: string) => { dailyVisitors: number; revenuePerVisitor: number } | null;
+export type Valuation = (
+  storeId: string,
+) => { dailyVisitors: number; revenuePerVisitor: number } | null;
 
 /** What a store's winners are valued at: its traffic and revenue per visitor, read once per store. */
 export function storeValuation(db: Db): Valuation {
@@ -181,7 +188,10 @@ export function storeValuation(db: Db): Valuation {
     if (known.has(storeId)) return known.get(storeId) ?? null;
     const traffic = storeTraffic(db, storeId);
     const rpv = traffic === null ? null : goalBaseline(traffic, 'rpv');
-    const value = traffic === null || rpv === null ? null : { dailyVisitors: traffic.dailyVisitors, revenuePerVisitor: rpv.baseline };
+    const value =
+      traffic === null || rpv === null
+        ? null
+        : { dailyVisitors: traffic.dailyVisitors, revenuePerVisitor: rpv.baseline };
     known.set(storeId, value);
     return value;
   };
@@ -260,10 +270,11 @@ export function learningsOf(
     .flatMap((record) => impactOf(record, priors.get(record.storeId) ?? null, valuation) ?? [])
     .sort(
       (a, b) =>
-        (b.yearly?.value ?? Number.NEGATIVE_INFINITY) - (a.yearly?.value ?? Number.NEGATIVE_INFINITY) ||
-        a.title.localeCompare(b.title),
+        (b.yearly?.value ?? Number.NEGATIVE_INFINITY) -
+          (a.yearly?.value ?? Number.NEGATIVE_INFINITY) || a.title.localeCompare(b.title),
     );
-  const measuredCount = (storeId: string) => all.filter((r) => r.storeId === storeId && r.measured !== null).length;
+  const measuredCount = (storeId: string) =>
+    all.filter((r) => r.storeId === storeId && r.measured !== null).length;
   return {
     storeId: input.storeId,
     since: input.since,

@@ -43,7 +43,11 @@ const COLUMNS: readonly Column[] = [
     source: 'Splitbook',
   },
   text('planner_text', "the planner's sentence, or why there is no estimate", 'Splitbook'),
-  text('pending_fields', 'fields with edits not yet confirmed by the store, joined with "; "; empty when none', 'user'),
+  text(
+    'pending_fields',
+    'fields with edits not yet confirmed by the store, joined with "; "; empty when none',
+    'user',
+  ),
   { name: 'updated_at', kind: 'datetime', unit: 'ISO 8601, UTC', source: 'API' },
 ];
 

@@ -11,17 +11,23 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day: 2026-02-30 is refused, not read as 2 March. */
 const isDate = (value: string) => {
   const ms = Date.parse(`${value}T00:00:00Z`);
-  return DATE.test(value) && Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === value;
+  return (
+    DATE.test(value) && Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === value
+  );
 };
 
 /** The usage errors of `programme` (exit 2), or null. */
-export function checkProgrammeArgs(values: ProgrammeArgs & { store?: string; all?: boolean }): string | null {
+export function checkProgrammeArgs(
+  values: ProgrammeArgs & { store?: string; all?: boolean },
+): string | null {
   if (values.store !== undefined && values.all) return 'Use --store ID or --all, not both.';
   for (const flag of ['since', 'until'] as const) {
     const value = values[flag];
-    if (value !== undefined && !isDate(value)) return `--${flag} needs a date (YYYY-MM-DD), not ${value}.`;
+    if (value !== undefined && !isDate(value))
+      return `--${flag} needs a date (YYYY-MM-DD), not ${value}.`;
   }
-  if (values.since && values.until && values.since > values.until) return '--since is after --until.';
+  if (values.since && values.until && values.since > values.until)
+    return '--since is after --until.';
   return null;
 }
 
@@ -45,7 +51,9 @@ export async function printProgramme(
     io.out('No stores yet.');
     return 0;
   }
-  io.out(`Programme: ${storeId === null ? 'all stores' : (learnings.stores[0]?.storeName ?? '')}, ${periodWords(learnings)}`);
+  io.out(
+    `Programme: ${storeId === null ? 'all stores' : (learnings.stores[0]?.storeName ?? '')}, ${periodWords(learnings)}`,
+  );
   if (storeId === null && learnings.stores.length > 1) {
     io.out('');
     io.out(`All stores: ${headline(learnings.figures)}`);
@@ -105,7 +113,11 @@ function details(f: LearningsFigures, breakdowns: boolean): string[] {
   if (!breakdowns) return lines;
   const part = (label: string, rows: LearningsFigures['byTag']) =>
     `${label}: ${rows.map((b) => `${oneLine(b.key)} ${b.concluded} (${b.wins} won, ${percent(b.winRate)})`).join(' · ')}`;
-  lines.push(part('By tag', f.byTag), part('By surface area', f.bySurfaceArea), part('By goal', f.byGoal));
+  lines.push(
+    part('By tag', f.byTag),
+    part('By surface area', f.bySurfaceArea),
+    part('By goal', f.byGoal),
+  );
   lines.push(
     `Per month: ${f.perMonth.map((m) => `${m.month} ${m.ship + m.keepControl + m.noDifference} (${m.ship} shipped, ${m.keepControl} kept, ${m.noDifference} flat)`).join(' · ')}`,
   );
@@ -118,7 +130,8 @@ function impactWords(row: ImpactRow): string {
     row.yearly === null
       ? 'no yearly value (no traffic to go by)'
       : `about ${money(row.yearly.value)} a year (${money(row.yearly.low)} to ${money(row.yearly.high)})`;
-  const implemented = row.implemented === null ? '' : row.implemented ? ', implemented' : ', not implemented';
+  const implemented =
+    row.implemented === null ? '' : row.implemented ? ', implemented' : ', not implemented';
   return `${lift}; ${value}${implemented}`;
 }
 

@@ -27,8 +27,16 @@ const WIDTH = 640;
 const HEIGHT = 170;
 const MARGIN = { top: 10, right: 16, bottom: 22, left: 40 };
 /** The calls' colours, as the decision boxes use them; flat in the muted ink. */
-const CALL_FILL = { ship: 'var(--good)', keepControl: 'var(--bad)', noDifference: 'var(--muted)' } as const;
-const CALL_LABEL = { ship: 'Shipped', keepControl: 'Kept the control', noDifference: 'No difference' } as const;
+const CALL_FILL = {
+  ship: 'var(--good)',
+  keepControl: 'var(--bad)',
+  noDifference: 'var(--muted)',
+} as const;
+const CALL_LABEL = {
+  ship: 'Shipped',
+  keepControl: 'Kept the control',
+  noDifference: 'No difference',
+} as const;
 const MAX_BREAKDOWN_ROWS = 8;
 
 function chart(title: string, legend: string, body: string): string {
@@ -70,9 +78,15 @@ function bandLabels(labels: readonly string[], x: ReturnType<typeof scaleBand<st
 function perMonthChart(f: LearningsFigures, fmt: ReportFormat): string {
   if (f.perMonth.length === 0) return '';
   const months = f.perMonth.map((m) => m.month);
-  const x = scaleBand<string>().domain(months).range([MARGIN.left, WIDTH - MARGIN.right]).paddingInner(0.25);
+  const x = scaleBand<string>()
+    .domain(months)
+    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .paddingInner(0.25);
   const most = Math.max(1, ...f.perMonth.map((m) => m.ship + m.keepControl + m.noDifference));
-  const y = scaleLinear().domain([0, most]).nice(4).range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const y = scaleLinear()
+    .domain([0, most])
+    .nice(4)
+    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
   const bars = f.perMonth
     .map((m) => {
       let base = 0;
@@ -88,17 +102,30 @@ function perMonthChart(f: LearningsFigures, fmt: ReportFormat): string {
         .join('');
     })
     .join('');
-  const legend = (['ship', 'keepControl', 'noDifference'] as const).map((call) => key(CALL_LABEL[call], CALL_FILL[call])).join('');
-  return chart('Concluded tests per month', legend, countAxis(y, fmt) + bars + bandLabels(months, x));
+  const legend = (['ship', 'keepControl', 'noDifference'] as const)
+    .map((call) => key(CALL_LABEL[call], CALL_FILL[call]))
+    .join('');
+  return chart(
+    'Concluded tests per month',
+    legend,
+    countAxis(y, fmt) + bars + bandLabels(months, x),
+  );
 }
 
 /** How many concluded tests had each goal lift, in 5-point bins (the ends open). */
 function liftChart(f: LearningsFigures, fmt: ReportFormat): string {
   if (f.concluded === 0) return '';
   const label = (b: LearningsFigures['liftHistogram'][number]) =>
-    b.from === null ? `< ${fmt.lift(b.to ?? 0)}` : b.to === null ? `≥ ${fmt.lift(b.from)}` : fmt.lift(b.from);
+    b.from === null
+      ? `< ${fmt.lift(b.to ?? 0)}`
+      : b.to === null
+        ? `≥ ${fmt.lift(b.from)}`
+        : fmt.lift(b.from);
   const labels = f.liftHistogram.map(label);
-  const x = scaleBand<string>().domain(labels).range([MARGIN.left, WIDTH - MARGIN.right]).paddingInner(0.15);
+  const x = scaleBand<string>()
+    .domain(labels)
+    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .paddingInner(0.15);
   const y = scaleLinear()
     .domain([0, Math.max(1, ...f.liftHistogram.map((b) => b.count))])
     .nice(4)
@@ -108,18 +135,32 @@ function liftChart(f: LearningsFigures, fmt: ReportFormat): string {
       if (b.count === 0) return '';
       const at = labels[i] ?? '';
       const top = y(b.count);
-      const fill = b.to !== null && b.to <= 0 ? 'var(--bad)' : b.from !== null && b.from >= 0 ? 'var(--good)' : 'var(--muted)';
+      const fill =
+        b.to !== null && b.to <= 0
+          ? 'var(--bad)'
+          : b.from !== null && b.from >= 0
+            ? 'var(--good)'
+            : 'var(--muted)';
       return `<rect x="${(x(at) ?? 0).toFixed(1)}" y="${top.toFixed(1)}" width="${x.bandwidth().toFixed(1)}" height="${(y(0) - top).toFixed(1)}" style="fill:${fill}"><title>${esc(`${at}: ${b.count}`)}</title></rect>`;
     })
     .join('');
-  return chart('Goal lifts of concluded tests (each bar 5 points wide, from its lower end)', '', countAxis(y, fmt) + bars + bandLabels(labels, x));
+  return chart(
+    'Goal lifts of concluded tests (each bar 5 points wide, from its lower end)',
+    '',
+    countAxis(y, fmt) + bars + bandLabels(labels, x),
+  );
 }
 
 function figure(label: string, value: string): string {
   return `<div><div class="label">${esc(label)}</div><div class="value">${esc(value)}</div></div>`;
 }
 
-function breakdownTable(title: string, rows: LearningsFigures['byTag'], fmt: ReportFormat, label: (key: string) => string = (k) => k): string {
+function breakdownTable(
+  title: string,
+  rows: LearningsFigures['byTag'],
+  fmt: ReportFormat,
+  label: (key: string) => string = (k) => k,
+): string {
   if (rows.length === 0) return '';
   const shown = rows.slice(0, MAX_BREAKDOWN_ROWS);
   const more = rows.length - shown.length;
@@ -142,7 +183,10 @@ function impactSection(input: StoreLearnings, fmt: ReportFormat): string {
     .map((row) => {
       // A yearly estimate in whole units: cents would claim a precision it does not have.
       const whole = (n: number) => fmt.int(Math.round(n)).replace('-', '−');
-      const value = row.yearly === null ? '–' : `${whole(row.yearly.value)} (${whole(row.yearly.low)} to ${whole(row.yearly.high)})`;
+      const value =
+        row.yearly === null
+          ? '–'
+          : `${whole(row.yearly.value)} (${whole(row.yearly.low)} to ${whole(row.yearly.high)})`;
       const implemented = row.implemented === null ? '–' : row.implemented ? 'yes' : 'no';
       return (
         `<tr><td>${esc(row.title)}<div class="muted">${esc(row.assumptions)}</div></td><td class="num">${esc(fmt.lift(row.rawLift))}</td>` +
@@ -167,14 +211,22 @@ function takeaways(tests: readonly ConcludedTestRow[], fmt: ReportFormat): strin
   return (
     `<h3>Takeaways</h3><ul>` +
     noted
-      .map((t) => `<li><strong>${esc(t.title)}</strong> (${esc(t.words.toLowerCase())}${t.lift === null ? '' : `, ${esc(fmt.lift(t.lift))}`}): ${esc(t.takeaway)}</li>`)
+      .map(
+        (t) =>
+          `<li><strong>${esc(t.title)}</strong> (${esc(t.words.toLowerCase())}${t.lift === null ? '' : `, ${esc(fmt.lift(t.lift))}`}): ${esc(t.takeaway)}</li>`,
+      )
       .join('') +
     `</ul>`
   );
 }
 
 /** The page, or '' when nothing concluded in the period. */
-export function learningsPage(storeName: string, period: { since: string; until: string }, input: StoreLearnings, fmt: ReportFormat): string {
+export function learningsPage(
+  storeName: string,
+  period: { since: string; until: string },
+  input: StoreLearnings,
+  fmt: ReportFormat,
+): string {
   const f = input.figures;
   if (f.concluded === 0) return '';
   const lift = (x: number | null) => (x === null ? '–' : fmt.lift(x));
@@ -182,11 +234,20 @@ export function learningsPage(storeName: string, period: { since: string; until:
   return (
     `<section class="learnings"><h2>${esc(storeName)}: what the tests taught, ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</h2>` +
     `<div class="figures">` +
-    figure('Tests concluded', `${fmt.int(f.concluded)}: ${fmt.int(f.ship)} shipped, ${fmt.int(f.keepControl)} kept the control, ${fmt.int(f.noDifference)} no difference`) +
+    figure(
+      'Tests concluded',
+      `${fmt.int(f.concluded)}: ${fmt.int(f.ship)} shipped, ${fmt.int(f.keepControl)} kept the control, ${fmt.int(f.noDifference)} no difference`,
+    ) +
     figure('Win rate (shipped ÷ concluded)', f.winRate === null ? '–' : fmt.rate(f.winRate, 0)) +
     figure('No difference', f.noDifferenceRate === null ? '–' : fmt.rate(f.noDifferenceRate, 0)) +
-    figure('Median lift: winners · losers', `${lift(f.medianWinnerLift)} · ${lift(f.medianLoserLift)}`) +
-    figure('Median days from launch to decision', f.medianDaysToDecision === null ? '–' : fmt.int(f.medianDaysToDecision)) +
+    figure(
+      'Median lift: winners · losers',
+      `${lift(f.medianWinnerLift)} · ${lift(f.medianLoserLift)}`,
+    ) +
+    figure(
+      'Median days from launch to decision',
+      f.medianDaysToDecision === null ? '–' : fmt.int(f.medianDaysToDecision),
+    ) +
     `</div>` +
     perMonthChart(f, fmt) +
     liftChart(f, fmt) +
