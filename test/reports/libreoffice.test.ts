@@ -12,7 +12,16 @@ import { reportFixture, request } from './support';
 const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) =>
   existsSync(p),
 );
-const REPORTS = ['tests', 'metrics', 'daily', 'campaigns', 'audiences', 'portfolio'] as const;
+const REPORTS = [
+  'tests',
+  'metrics',
+  'daily',
+  'campaigns',
+  'audiences',
+  'portfolio',
+  'backlog',
+  'learnings',
+] as const;
 const { ValueType } = ExcelJS;
 
 let fixture: Awaited<ReturnType<typeof reportFixture>>;
@@ -120,13 +129,27 @@ describe('LibreOffice round-trip', () => {
     expect(title?.type).toBe(ValueType.String);
     expect(String(title?.value)).toMatch(/^'?=HYPERLINK/);
     expect(ids.every((c) => c.type === ValueType.String)).toBe(true);
-    for (const name of ['metrics', 'daily', 'campaigns', 'audiences'] as const) {
+    for (const name of [
+      'metrics',
+      'daily',
+      'campaigns',
+      'audiences',
+      'backlog',
+      'learnings',
+    ] as const) {
       const sheets = await cells(join(out, `${name}.xlsx`));
       noFormulas(sheets);
     }
     const daily = (await cells(join(out, 'daily.xlsx'))).values().next().value ?? [];
     for (const c of column(daily, 'date')) expect(c.type).toBe(ValueType.Date);
     for (const c of column(daily, 'visitors')) expect(c.type).toBe(ValueType.Number);
+    const learnings = (await cells(join(out, 'learnings.xlsx'))).values().next().value ?? [];
+    expect(column(learnings, 'goal_lift').length).toBeGreaterThan(0);
+    for (const c of column(learnings, 'goal_lift')) expect(c.type).toBe(ValueType.Number);
+    for (const c of column(learnings, 'decided_on')) expect(c.type).toBe(ValueType.Date);
+    const backlog = (await cells(join(out, 'backlog.xlsx'))).values().next().value ?? [];
+    expect(column(backlog, 'score').length).toBeGreaterThan(0);
+    for (const c of column(backlog, 'score')) expect(c.type).toBe(ValueType.Number);
   }, 180_000);
 
   it('opens each CSV with ";" as separator (Excel in many locales): still no formula anywhere', async () => {
