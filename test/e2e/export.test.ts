@@ -114,6 +114,8 @@ describe('export from the window', { timeout: 120_000 }, () => {
       'campaigns',
       'audiences',
       'portfolio',
+      'backlog',
+      'learnings',
       'all',
     ]);
     expect(await dialog().locator('.report .desc').first().textContent()).toMatch(
