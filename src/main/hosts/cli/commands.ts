@@ -34,11 +34,29 @@ export async function listStores(core: Core, io: Io, json = false): Promise<numb
     s.kind,
     syncState(s),
     s.sync.lastSyncedAt ?? 'never',
+    nextBackgroundSync(s),
+    backOff(s),
     String(s.counts.tests),
   ]);
-  for (const line of table(['ID', 'NAME', 'KIND', 'SYNC', 'LAST SYNCED', 'TESTS'], rows))
-    io.out(line);
+  const headers = ['ID', 'NAME', 'KIND', 'SYNC', 'LAST SYNCED', 'NEXT SYNC', 'BACK-OFF', 'TESTS'];
+  for (const line of table(headers, rows)) io.out(line);
   return 0;
+}
+
+/** When the app next syncs the store by itself (the CLI never does): a time, off, or stopped and why. */
+function nextBackgroundSync(store: StoreSummary): string {
+  const background = store.background;
+  if (!background) return '-';
+  if (background.stopped) return `stopped: ${background.stopped.reason} (set the key again)`;
+  return background.nextAt ?? 'off';
+}
+
+/** Failures in a row and the earliest next try, or none. */
+function backOff(store: StoreSummary): string {
+  const background = store.background;
+  if (!background || background.failures === 0) return 'none';
+  const failures = `${background.failures} failure${background.failures === 1 ? '' : 's'}`;
+  return background.backoffUntil ? `${failures}, until ${background.backoffUntil}` : failures;
 }
 
 export async function addStore(
@@ -176,7 +194,9 @@ export async function exportReport(
     const now = Date.now();
     if (now - last < PROGRESS_INTERVAL_MS) return;
     last = now;
-    io.err(`${request.report}: ${p.done}${p.total === null ? '' : `/${p.total}`} read, ${p.rows} rows`);
+    io.err(
+      `${request.report}: ${p.done}${p.total === null ? '' : `/${p.total}`} read, ${p.rows} rows`,
+    );
   };
   if (outFile === null) {
     const stdout = io.stdout;

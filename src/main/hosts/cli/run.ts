@@ -45,8 +45,11 @@ commands:
                                           to paste instead. --all: every store
   changes [--store ID] [--since DATE]     what changed since the last review (or DATE), per store
   review --store ID                       mark the store reviewed: its changes start again from now
-  settings [results-freshness VALUE]      print the settings, or set one: results-freshness is
-                                          15m, 1h (the default), 6h, 1d or manual (only when asked)`;
+  settings [NAME VALUE] [--store ID]      print the settings, or set one: results-freshness is
+                                          15m, 1h (the default), 6h, 1d or manual (only when asked);
+                                          background-sync (how often the app syncs by itself) is
+                                          15m, 30m (the default), 1h, 4h or off; notifications on|off.
+                                          --store: a store's own background-sync (default: the global one)`;
 
 /** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
 export async function runCli(
@@ -151,7 +154,7 @@ export async function runCli(
       case 'review':
         return await markReviewed(core, io, storeId ?? '');
       case 'settings':
-        return await settingsCommand(core, io, extra);
+        return await settingsCommand(core, io, extra, storeId);
       default:
         return 2;
     }
@@ -204,7 +207,7 @@ function checkUsage(command: string | undefined, extra: readonly string[], value
     return '--json applies to stores, decisions and programme only.';
   }
   if (command === 'export') return checkExport(extra, values);
-  if (command === 'settings') return checkSettingsArgs(extra);
+  if (command === 'settings') return checkSettingsArgs(extra, values.store);
   if (command === 'report') return extra.length > 0 ? `Unexpected argument: ${extra[0]}` : checkReportArgs(values);
   if (command === 'programme') return extra.length > 0 ? `Unexpected argument: ${extra[0]}` : checkProgrammeArgs(values);
   if (extra.length > 0) return `Unexpected argument: ${extra[0]}`;
