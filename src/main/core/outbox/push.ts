@@ -1,10 +1,7 @@
 // The pusher of one store: sends its outbox serially, oldest record first, each record by the sender of
 // its kind (send/). A failure that says "later" keeps the record queued and stops the push, so order holds;
 // one that says "no" fails that record only (a 403 also records that the store's key is read-only).
-import type { Campaign } from '../../../shared/api';
 import type { Problem } from '../../../shared/problem';
-import type { ApiClient } from '../api';
-import type { Db } from '../db/types';
 import {
   isCreate,
   isSendable,
@@ -16,27 +13,21 @@ import { markReadOnly, pendingRecord, pendingRecords } from './store';
 import { sendAudience } from './send/audience';
 import { sendCampaign } from './send/campaign';
 import {
+  createSendContext,
   failRecord,
   isTransient,
   mayHaveBeenApplied,
   problemOf,
   setRecord,
   statusOf,
+  type PushContext,
   type SendContext,
   type SendOutcome,
 } from './send/context';
 import { sendTag } from './send/tag';
 import { sendTest } from './send/test';
 
-export interface PushContext {
-  db: Db;
-  storeId: string;
-  client: ApiClient;
-  signal: AbortSignal;
-  now(): string;
-  /** Called after every change to the outbox, so the UI can refresh. */
-  changed(): void;
-}
+export type { PushContext };
 
 export type PushSummary = {
   /** Records the server confirmed (or already held). */
@@ -69,26 +60,7 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
     requests: 0,
     stoppedBy: null,
   };
-  let active: Campaign[] | null = null;
-  const send: SendContext = {
-    db,
-    storeId,
-    client: ctx.client,
-    signal: ctx.signal,
-    now: ctx.now,
-    counted: () => void (summary.requests += 1),
-    tx(fn) {
-      db.transaction(fn)();
-      ctx.changed();
-    },
-    async activeCampaigns() {
-      if (active === null) {
-        summary.requests += 1;
-        active = (await ctx.client.listActiveCampaigns({ signal: ctx.signal })).items;
-      }
-      return active;
-    },
-  };
+  const send = createSendContext(ctx, () => void (summary.requests += 1));
 
   for (const listed of pendingRecords(db, storeId).filter((r) => isSendable(r.state))) {
     if (ctx.signal.aborted) break;

@@ -15,18 +15,44 @@ import {
   updateOutbox,
 } from '../store';
 
-export interface SendContext {
+/** What a push gives its senders. */
+export interface PushContext {
   db: Db;
   storeId: string;
   client: ApiClient;
   signal: AbortSignal;
   now(): string;
+  /** Called after every change to the outbox, so the UI can refresh. */
+  changed(): void;
+}
+
+export interface SendContext extends PushContext {
   /** Counts one request of this push. */
   counted(): void;
   /** Runs `fn` in one transaction, then tells the UI the outbox changed. */
   tx(fn: () => void): void;
   /** The store's active campaigns, listed once per push (campaigns have no GET of their own). */
   activeCampaigns(): Promise<Campaign[]>;
+}
+
+/** The context of one push: `counted` hears of every request it makes. */
+export function createSendContext(push: PushContext, counted: () => void): SendContext {
+  let active: Campaign[] | null = null;
+  return {
+    ...push,
+    counted,
+    tx(fn) {
+      push.db.transaction(fn)();
+      push.changed();
+    },
+    async activeCampaigns() {
+      if (active === null) {
+        counted();
+        active = (await push.client.listActiveCampaigns({ signal: push.signal })).items;
+      }
+      return active;
+    },
+  };
 }
 
 /** How one record's attempt ended. */

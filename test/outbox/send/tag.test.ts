@@ -1,0 +1,98 @@
+// The tag sender against the simulated store over HTTP: a tag created here is sent once, its id given to
+// the edits naming it; after a lost answer it is recognised by a synced test or its 409, never guessed.
+import { describe, expect, it } from 'vitest';
+import { tagById } from '../../../src/main/core/outbox/local-copies';
+import { TAG_ID_UNKNOWN } from '../../../src/main/core/outbox/model';
+import { recordCreate, recordEdit } from '../../../src/main/core/outbox/queue';
+import { sendTag } from '../../../src/main/core/outbox/send/tag';
+import { outboxRows, pendingRecord, updateOutbox } from '../../../src/main/core/outbox/store';
+import { LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
+
+const LOCAL = '0c0a1000-0000-4000-8000-00000000000a';
+
+function create(store: ServedStore, name: string, attempted = false): void {
+  recordCreate(store.db, { storeId: STORE, kind: 'tag', localId: LOCAL, changes: { name } }, NOW);
+  if (attempted) updateOutbox(store.db, pending(store).seqs, { attemptedAt: NOW, now: NOW });
+}
+
+function pending(store: ServedStore) {
+  const record = pendingRecord(store.db, STORE, 'tag', LOCAL);
+  if (!record) throw new Error('no pending tag');
+  return record;
+}
+
+describe('sending a tag', () => {
+  it("creates it once and gives its id to the edits that named it; the cache keeps the store's id", async () => {
+    const store = await servedStore();
+    const test = testWith(store, LAUNCHED);
+    create(store, 'Made offline');
+    recordEdit(
+      store.db,
+      {
+        storeId: STORE,
+        kind: 'test',
+        recordId: test.id,
+        server: test,
+        changes: { tagIds: [LOCAL] },
+        base: { tagIds: test.tags.map((t) => t.id) },
+        baseUpdatedAt: test.updatedAt,
+      },
+      NOW,
+    );
+    updateOutbox(
+      store.db,
+      outboxRows(store.db, STORE)
+        .slice(1)
+        .map((r) => r.seq),
+      {
+        state: 'waiting',
+        now: NOW,
+      },
+    );
+    expect(await sendTag(store.send(), pending(store))).toBe('sent');
+    const created = store.snapshot().tags.filter((t) => t.name === 'Made offline');
+    expect(created).toHaveLength(1);
+    const id = created[0]?.id ?? '';
+    expect(store.writes()).toEqual([
+      { method: 'POST', path: '/tags', body: { name: 'Made offline' } },
+    ]);
+    expect(outboxRows(store.db, STORE).map((r) => [r.kind, r.state, r.changes])).toEqual([
+      ['test', 'queued', { tagIds: [id] }],
+    ]);
+    expect(tagById(store.db, STORE, LOCAL)).toBeNull();
+    expect(tagById(store.db, STORE, id)?.name).toBe('Made offline');
+  });
+
+  it("fails on the store's 409 for a tag never sent before: someone else's tag", async () => {
+    const store = await servedStore();
+    await store.elsewhere('POST', '/tags', { name: 'Taken' });
+    create(store, 'taken');
+    expect(await sendTag(store.send(), pending(store))).toBe('failed');
+    expect(pending(store)).toMatchObject({ state: 'failed', problem: { status: 409 } });
+  });
+
+  it('waits, saying why, when a tag sent before gets a 409 and no synced test shows its id', async () => {
+    const store = await servedStore();
+    // The first attempt went through; its answer was lost.
+    await store.elsewhere('POST', '/tags', { name: 'Lost answer' });
+    create(store, 'Lost answer', true);
+    expect(await sendTag(store.send(), pending(store))).toBe('waiting');
+    expect(pending(store)).toMatchObject({ state: 'waiting', note: TAG_ID_UNKNOWN });
+    // Waiting, it is not sent again.
+    expect(await sendTag(store.send(), pending(store))).toBe('waiting');
+    expect(store.writes()).toHaveLength(1);
+    expect(store.snapshot().tags.filter((t) => t.name === 'Lost answer')).toHaveLength(1);
+  });
+
+  it('takes the id a synced test shows for a tag sent before, with no request', async () => {
+    const store = await servedStore();
+    const seen = store.snapshot().tests.flatMap((t) => t.tags)[0];
+    if (!seen) throw new Error('a tagged test needed');
+    create(store, seen.name.toUpperCase(), true);
+    const ctx = store.send();
+    expect(await sendTag(ctx, pending(store))).toBe('sent');
+    expect(ctx.counts.requests).toBe(0);
+    expect(store.requests).toEqual([]);
+    expect(outboxRows(store.db, STORE)).toEqual([]);
+  });
+});
