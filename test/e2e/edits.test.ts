@@ -136,6 +136,26 @@ describe('offline edits in the window', { timeout: 120_000 }, () => {
     expect(win?.pageErrors).toEqual([]);
   });
 
+  it('discards an unsent edit from Pending changes after asking (issue 21, 1)', async () => {
+    const draft = simulator.snapshot(STORE).tests.filter((t) => t.status === 'draft')[1];
+    if (!draft) throw new Error('a second draft is needed');
+    await served.setOffline(true);
+    await openTest(draft.title);
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    await page.getByLabel('Hypothesis').fill('To be discarded');
+    await page.getByTestId('edit-save').click();
+    await page.getByTestId('field-state-hypothesisDescription').waitFor();
+    await openView('Pending changes');
+    const record = page.getByTestId('pending-record').filter({ hasText: 'To be discarded' });
+    await record.getByRole('button', { name: 'Discard…' }).click();
+    await page.getByRole('dialog', { name: 'Discard this change?' }).waitFor();
+    await page.getByRole('button', { name: 'Discard', exact: true }).click();
+    await page.getByText('Nothing waiting').waitFor({ timeout: 10_000 });
+    expect(await page.getByText('Not done').count()).toBe(0);
+    await served.setOffline(false);
+    expect(win?.pageErrors).toEqual([]);
+  });
+
   it('holds a change made in the store meanwhile as a conflict, and keeps mine when asked', async () => {
     const draft = simulator.snapshot(STORE).tests.find((t) => t.status === 'draft');
     if (!draft) throw new Error('a draft is needed');
