@@ -1,0 +1,259 @@
+// Every CLI command once: its usage line, its help, the check of its arguments (a wrong command line
+// exits 2) and what it runs. USAGE, the argument check and the dispatch in run.ts all read this table.
+import { ExportFormat, REPORT_NAMES, ReportName, TestFilter } from '../../../shared/contract';
+import type { Core } from '../../core';
+import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
+import { printDecisions } from './decisions-commands';
+import { checkProgrammeArgs, printProgramme } from './programme-command';
+import { checkReportArgs, writeReport } from './report-command';
+import { markReviewed, printChanges } from './review-commands';
+import { API_KEY_ENV } from './secret-input';
+import { checkSettingsArgs, settingsCommand } from './settings-commands';
+
+/** The options every command may be given (node:util parseArgs), parsed once in run.ts. */
+export const OPTIONS = {
+  'data-dir': { type: 'string' },
+  name: { type: 'string' },
+  'base-url': { type: 'string' },
+  store: { type: 'string' },
+  all: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  status: { type: 'string' },
+  format: { type: 'string' },
+  'no-bom': { type: 'boolean', default: false },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  test: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+export type Values = {
+  name?: string;
+  'base-url'?: string;
+  store?: string;
+  all?: boolean;
+  out?: string;
+  format?: string;
+  status?: string;
+  'no-bom'?: boolean;
+  since?: string;
+  until?: string;
+  test?: string;
+  json?: boolean;
+};
+
+export type CommandContext = {
+  core: Core;
+  io: Io;
+  /** --store resolved to a store's id (by id or exact name), or null. */
+  storeId: string | null;
+  values: Values;
+  /** Positional arguments after the command's name. */
+  extra: readonly string[];
+  /** The key read from the environment or stdin, for add-store only. */
+  apiKey: string;
+};
+
+export type Command = {
+  /** The synopsis, as the usage lists it. */
+  usage: string;
+  /** What it does, one or more lines. */
+  help: string;
+  /** Whether --json applies. */
+  json?: boolean;
+  /** Whether it takes positional arguments (otherwise one is a usage error). */
+  positionals?: boolean;
+  /** Whether it reads an API key before opening the core. */
+  readsKey?: boolean;
+  /** A wrong command line, in words (exit 2), or null. */
+  check?: (extra: readonly string[], values: Values) => string | null;
+  run(context: CommandContext): Promise<number>;
+};
+
+const storeOrAll = (values: Values) =>
+  values.store && values.all ? 'Use --store ID or --all, not both.' : null;
+
+function isDate(value: string | undefined): boolean {
+  return value === undefined || !Number.isNaN(Date.parse(value));
+}
+
+function checkExport(extra: readonly string[], values: Values): string | null {
+  const [report, ...rest] = extra;
+  if (!report) return `export needs a report: ${REPORT_NAMES.join(', ')} or all.`;
+  if (rest.length > 0) return `Unexpected argument: ${rest[0]}`;
+  if (report !== 'all' && !ReportName.safeParse(report).success) {
+    return `Unknown report: ${report}. Reports: ${REPORT_NAMES.join(', ')}, all.`;
+  }
+  if (values.store && values.all) return 'Use --store ID or --all, not both.';
+  const format = values.format ?? 'csv';
+  if (!ExportFormat.safeParse(format).success) return `Unknown format: ${format}. Use csv or xlsx.`;
+  if (format === 'xlsx' && !values.out)
+    return 'An .xlsx workbook needs --out FILE (it is not text for a terminal).';
+  if (format === 'csv' && report === 'all')
+    return 'A CSV holds one report; name it, or use --format xlsx for all.';
+  if (format === 'xlsx' && values['no-bom']) return '--no-bom applies to CSV only.';
+  return null;
+}
+
+function runExport(
+  { core, io, storeId, values, extra }: CommandContext,
+  alias: boolean,
+): Promise<number> {
+  const name = extra[0];
+  return exportReport(
+    core,
+    io,
+    {
+      report: alias ? 'tests' : name === 'all' ? 'all' : ReportName.parse(name),
+      format: ExportFormat.parse(values.format ?? 'csv'),
+      bom: !values['no-bom'],
+      filter: TestFilter.parse({
+        storeId,
+        statuses: values.status
+          ? values.status
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [],
+      }),
+      testId: null,
+    },
+    values.out ?? null,
+    alias,
+  );
+}
+
+export const COMMANDS: Record<string, Command> = {
+  stores: {
+    usage: 'stores [--json]',
+    help: 'list stores with their sync state (--json: as JSON)',
+    json: true,
+    run: ({ core, io, values }) => listStores(core, io, values.json),
+  },
+  'add-store': {
+    usage: 'add-store --name NAME --base-url URL',
+    help: `add a store; the API key is read from ${API_KEY_ENV} or stdin`,
+    readsKey: true,
+    check: (_extra, values) =>
+      values.name && values['base-url'] ? null : 'add-store needs --name and --base-url.',
+    run: ({ core, io, values, apiKey }) =>
+      addStore(core, io, { name: values.name ?? '', baseUrl: values['base-url'] ?? '', apiKey }),
+  },
+  'add-demo': {
+    usage: 'add-demo',
+    help: 'add the simulated demo store',
+    run: ({ core, io }) => addDemo(core, io),
+  },
+  sync: {
+    usage: 'sync [--store ID | --all]',
+    help: 'send pending edits, then sync one store, or all (the default);\nexit 1 when an edit was refused or conflicts',
+    check: (_extra, values) => storeOrAll(values),
+    run: ({ core, io, storeId }) => sync(core, io, storeId),
+  },
+  pending: {
+    usage: 'pending [--store ID]',
+    help: 'list edits not yet confirmed by the store (the outbox)',
+    run: ({ core, io, storeId }) => pending(core, io, storeId),
+  },
+  decisions: {
+    usage: 'decisions [--store ID | --all] [--json]',
+    help: "Splitbook's call on each test's goal, by store: the calls\nneeding you first, then running tests by days to decision\n(--json: the rows as JSON)",
+    json: true,
+    check: (_extra, values) => storeOrAll(values),
+    run: ({ core, io, storeId, values }) => printDecisions(core, io, storeId, values.json ?? false),
+  },
+  programme: {
+    usage: 'programme [--store ID | --all] [--since DATE] [--until DATE] [--json]',
+    help: "what concluded tests taught, per store and across stores:\nwin rate, lifts, days to decision, breakdowns, shipped\nwinners' estimated yearly value, your takeaways (--json: as JSON)",
+    json: true,
+    check: (_extra, values) => checkProgrammeArgs(values),
+    run: ({ core, io, storeId, values }) =>
+      printProgramme(core, io, storeId, values, values.json ?? false),
+  },
+  export: {
+    usage:
+      'export <report> [--store ID | --all] [--status S] [--out FILE] [--format csv|xlsx] [--no-bom]',
+    help: `write a report of the cache; CSV goes to standard output\nwithout --out; progress on stderr. Reports:\n${REPORT_NAMES.join(', ')},\nor all (with --format xlsx: every report as a sheet).\n--status S keeps tests of that status (comma-separated list)`,
+    positionals: true,
+    check: checkExport,
+    run: (context) => runExport(context, false),
+  },
+  'export-tests': {
+    usage: 'export-tests [--store ID] --out FILE',
+    help: 'alias of: export tests --out FILE',
+    check: (_extra, values) => (values.out ? null : 'export-tests needs --out FILE.'),
+    run: (context) => runExport(context, true),
+  },
+  report: {
+    usage:
+      'report --store ID [--test ID] [--since DATE] [--until DATE] --out FILE.html [--format html|text]',
+    help: "a client report: one test, or the store's tests that ran or\nended in the period (default the last 30 days), as one\nself-contained HTML file; --format text prints a few bullets\nto paste instead. --all: every store",
+    check: (_extra, values) => checkReportArgs(values),
+    run: ({ core, io, storeId, values }) => writeReport(core, io, storeId, values),
+  },
+  changes: {
+    usage: 'changes [--store ID] [--since DATE]',
+    help: 'what changed since the last review (or DATE), per store',
+    check: (_extra, values) =>
+      isDate(values.since) ? null : `--since needs a date (YYYY-MM-DD), not ${values.since}.`,
+    run: ({ core, io, storeId, values }) => printChanges(core, io, storeId, values.since ?? null),
+  },
+  review: {
+    usage: 'review --store ID',
+    help: 'mark the store reviewed: its changes start again from now',
+    check: (_extra, values) => (values.store ? null : 'review needs --store ID.'),
+    run: ({ core, io, storeId }) => markReviewed(core, io, storeId ?? ''),
+  },
+  settings: {
+    usage: 'settings [NAME VALUE] [--store ID]',
+    help: "print the settings, or set one: results-freshness is\n15m, 1h (the default), 6h, 1d or manual (only when asked);\nbackground-sync (how often the app syncs by itself) is\n15m, 30m (the default), 1h, 4h or off; notifications on|off.\n--store: a store's own background-sync (default: the global one)",
+    positionals: true,
+    check: (extra, values) => checkSettingsArgs(extra, values.store),
+    run: ({ core, io, extra, storeId }) => settingsCommand(core, io, extra, storeId),
+  },
+};
+
+const SYNOPSIS_WIDTH = 40;
+
+/** The usage text, built from the table: a long synopsis gets its help on the lines below it. */
+export function usageText(): string {
+  const lines: string[] = [];
+  for (const command of Object.values(COMMANDS)) {
+    const help = command.help.split('\n');
+    const pad = ' '.repeat(SYNOPSIS_WIDTH);
+    if (command.usage.length < SYNOPSIS_WIDTH - 1) {
+      lines.push(`  ${command.usage.padEnd(SYNOPSIS_WIDTH - 2)}${help[0] ?? ''}`);
+    } else {
+      lines.push(`  ${command.usage}`, `${pad}${help[0] ?? ''}`);
+    }
+    for (const line of help.slice(1)) lines.push(`${pad}${line}`);
+  }
+  return [
+    'usage: splitbook-cli [--data-dir DIR] <command>',
+    '',
+    '--store takes a store\'s id or its exact name (the command "stores" lists both).',
+    '',
+    'commands:',
+    ...lines,
+  ].join('\n');
+}
+
+/** A wrong command line, in words (exit 2), or null. */
+export function usageError(
+  command: string | undefined,
+  extra: readonly string[],
+  values: Values,
+): string | null {
+  if (!command) return 'No command given.';
+  const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!entry) return `Unknown command: ${command}`;
+  if (values.json && !entry.json) {
+    const withJson = Object.entries(COMMANDS)
+      .filter(([, c]) => c.json)
+      .map(([name]) => name);
+    return `--json applies to ${withJson.slice(0, -1).join(', ')} and ${withJson.at(-1) ?? ''} only.`;
+  }
+  if (!entry.positionals && extra.length > 0) return `Unexpected argument: ${extra[0]}`;
+  return entry.check?.(extra, values) ?? null;
+}
