@@ -112,7 +112,7 @@ describe('Decisions, end to end', { timeout: 120_000 }, () => {
     const first = nav.getByRole('list', { name: 'Views' }).getByRole('button').first();
     expect(normalise(await first.textContent())).toMatch(/^Decisions/);
     await expect
-      .poll(() => nav.getByTestId('decisions-badge').textContent())
+      .poll(() => nav.getByTestId('decisions-count').textContent())
       .toBe(String(calls.needCall));
 
     await view('Decisions');
