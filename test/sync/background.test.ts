@@ -347,6 +347,40 @@ describe('the connection', () => {
   }, 60_000);
 });
 
+describe('only when I ask', () => {
+  it('syncs nothing by itself, but still sends the edits that waited when the connection returns', async () => {
+    const storeId = await addStore();
+    await core.services.settings.set({ backgroundSync: 'off' });
+    await core.services.app.windowReady({});
+    await advance(0);
+    expect(watch.finished).toEqual([]);
+    // The store was never synced: the edit is made on a test the store has (read from the simulator).
+    const test = sim.snapshot(STORE).tests[0];
+    if (!test) throw new Error('a test is needed');
+    await core.services.sync.start({ storeId });
+    await watch.idle();
+
+    await served.setOffline(true);
+    await core.services.sync.connectivity({ online: false });
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { title: 'Sent on landing' },
+    });
+    await waitFor(async () =>
+      (await core.services.edits.list({ storeId })).some((edit) => edit.problem !== null),
+    );
+    await served.setOffline(false);
+    await core.services.sync.connectivity({ online: true });
+    await advance(0);
+    await waitFor(async () => (await pendingEdits(storeId)) === 0);
+    expect(sim.snapshot(STORE).tests.find((t) => t.id === test.id)?.title).toBe('Sent on landing');
+    // A push, not a sync: the only run is the one the user asked for.
+    expect(watch.finished).toHaveLength(1);
+    expect(watch.backgroundRuns()).toEqual([]);
+  });
+});
+
 async function pendingEdits(storeId: string): Promise<number> {
   const counts = await core.services.edits.counts({ storeId });
   return counts.find((c) => c.storeId === storeId)?.pending ?? 0;
