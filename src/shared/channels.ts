@@ -17,6 +17,7 @@ export const METHOD_NAMES = {
     'editTest',
     'editCampaign',
     'createTag',
+    'renameTag',
     'createAudience',
     'retry',
     'discard',

@@ -156,6 +156,80 @@ describe('offline edits in the window', { timeout: 120_000 }, () => {
     expect(win?.pageErrors).toEqual([]);
   });
 
+  it('Enter picks the highlighted tag; a new tag needs its own choice and can be renamed or removed until sent (issue 21, 2)', async () => {
+    const draft = simulator.snapshot(STORE).tests.filter((t) => t.status === 'draft')[2];
+    if (!draft) throw new Error('a third draft is needed');
+    const checkout = simulator.snapshot(STORE).tags.find((t) => t.name === 'Checkout');
+    if (!checkout) throw new Error('the store needs a Checkout tag');
+    await served.setOffline(true);
+    await openTest(draft.title);
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    const picker = page.getByRole('combobox', { name: 'Tags' });
+    const chips = page.getByRole('list', { name: 'Chosen tags' });
+    // Partial text: Enter takes the suggestion highlighted, never a new tag "Che".
+    await picker.fill('Che');
+    await expect
+      .poll(() =>
+        page
+          .getByRole('listbox', { name: 'Tags' })
+          .getByRole('option', { selected: true })
+          .textContent(),
+      )
+      .toMatch(/^\s*Checkout/);
+    await picker.press('Enter');
+    await expect.poll(() => chips.textContent()).toContain('Checkout');
+    expect(await chips.textContent()).not.toMatch(/Che(?!ckout)/);
+    // Nothing matches: Enter creates nothing and says how to create it.
+    await picker.fill('Speedy delivery');
+    await picker.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'No tag named' }).waitFor();
+    await screens('tag-picker');
+    // The explicit choice: ↓ to "Create tag …", then Enter.
+    await picker.press('ArrowDown');
+    expect(
+      await page
+        .getByRole('listbox', { name: 'Tags' })
+        .getByRole('option', { selected: true })
+        .textContent(),
+    ).toContain('Create tag “Speedy delivery”');
+    await picker.press('Enter');
+    await expect.poll(() => chips.textContent()).toContain('Speedy delivery');
+    expect(await chips.textContent()).toMatch(/Speedy delivery\s*new/);
+    await page.getByTestId('edit-save').click();
+    await page.getByTestId('field-state-tagIds').waitFor();
+    const tags = (await core.services.edits.list({ storeId })).filter((r) => r.kind === 'tag');
+    expect(tags.map((r) => r.label)).toEqual(['Speedy delivery']);
+
+    // Not sent yet: renamed from Pending changes; the test's change shows tag names, not ids.
+    await openView('Pending changes');
+    const tagRecord = page.getByTestId('pending-record').filter({ hasText: 'New tag' });
+    await tagRecord.getByRole('button', { name: 'Rename…' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename the new tag' });
+    await rename.getByLabel('Name').fill('Fast delivery');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await expect.poll(() => tagRecord.textContent()).toContain('Fast delivery');
+    const testRecord = page.getByTestId('pending-record').filter({ hasText: draft.title });
+    await expect.poll(() => testRecord.textContent()).toContain('Fast delivery');
+    expect(await testRecord.textContent()).toContain('Checkout');
+    expect(await testRecord.textContent()).not.toContain(checkout.id);
+    await screens('pending-new-tag');
+    // …and removed: it leaves the test's change too.
+    await tagRecord.getByRole('button', { name: 'Remove…' }).click();
+    await page.getByRole('dialog', { name: 'Remove this new tag?' }).waitFor();
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('pending-record').filter({ hasText: 'New tag' }).count())
+      .toBe(0);
+    await expect.poll(() => testRecord.textContent()).not.toContain('Fast delivery');
+    expect(simulator.snapshot(STORE).tags.map((t) => t.name)).not.toContain('Fast delivery');
+    // Leave nothing waiting for the next test.
+    await testRecord.getByRole('button', { name: 'Discard…' }).click();
+    await page.getByRole('button', { name: 'Discard', exact: true }).click();
+    await page.getByText('Nothing waiting').waitFor();
+    await served.setOffline(false);
+    expect(win?.pageErrors).toEqual([]);
+  });
+
   it('holds a change made in the store meanwhile as a conflict, and keeps mine when asked', async () => {
     const draft = simulator.snapshot(STORE).tests.find((t) => t.status === 'draft');
     if (!draft) throw new Error('a draft is needed');

@@ -336,6 +336,74 @@ describe('creates', () => {
     expect(tag.id).not.toBe(created[0]?.id);
   }, 30_000);
 
+  it('renames or removes a tag the store has not received, never one it may hold (issue 21, 2)', async () => {
+    world = await editsWorld();
+    const { core, storeId, served } = world;
+    const test = testWithStatus(world, LAUNCHED);
+    await served.setOffline(true);
+    const tag = await core.services.edits.createTag({ storeId, name: 'Che' });
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { tagIds: [...test.tags.map((t) => t.id), tag.id] },
+    });
+    const [record] = (await core.services.edits.list({ storeId })).filter((r) => r.kind === 'tag');
+    expect(record?.renamable).toBe(true);
+    // The test's pending change names the new tag by its name, not its local id.
+    const edit = (await core.services.edits.list({ storeId })).find((r) => r.kind === 'test');
+    expect(edit?.names[tag.id]).toBe('Che');
+
+    const taken = (await core.services.tags.list({ storeId })).find((t) => t.id !== tag.id);
+    if (taken) {
+      const dup = await problemOf(
+        core.services.edits.renameTag({ storeId, tagId: tag.id, name: taken.name.toUpperCase() }),
+      );
+      expect(dup.title).toBe('Duplicate tag name');
+    }
+    await core.services.edits.renameTag({ storeId, tagId: tag.id, name: 'Checkout speed' });
+    const local = await core.services.tests.get({ storeId, testId: test.id });
+    expect(local.test.tags.map((t) => t.name)).toContain('Checkout speed');
+    expect(local.test.tags.map((t) => t.name)).not.toContain('Che');
+
+    await served.setOffline(false);
+    await syncStore(core, storeId); // its first write may meet a socket the offline store closed
+    await core.services.edits.push({ storeId });
+    expect(await core.services.edits.list({ storeId })).toEqual([]);
+    const names = world.sim.snapshot('Acme').tags.map((t) => t.name);
+    expect(names).toContain('Checkout speed');
+    expect(names).not.toContain('Che');
+    const sentNames = world.writes
+      .filter((w) => w.path.endsWith('/tags'))
+      .map((w) => (w.body as { name: string }).name);
+    expect(new Set(sentNames)).toEqual(new Set(['Checkout speed']));
+
+    // A create sent without an answer may exist in the store under its name: no rename then.
+    const lost = await core.services.edits.createTag({ storeId, name: 'Lost answer' });
+    world.sim.loseAnswers(1, 'reset');
+    await core.services.edits.push({ storeId });
+    const held = (await core.services.edits.list({ storeId })).find((r) => r.recordId === lost.id);
+    expect(held?.renamable).toBe(false);
+    const refused = await problemOf(
+      core.services.edits.renameTag({ storeId, tagId: lost.id, name: 'Other' }),
+    );
+    expect(refused.title).toBe('The tag may be in the store already');
+
+    // Removing a tag never sent: it leaves the local tags and the edits that used it.
+    await served.setOffline(true);
+    const unsent = await core.services.edits.createTag({ storeId, name: 'Never sent' });
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { tagIds: [...local.test.tags.map((t) => t.id), unsent.id] },
+    });
+    await core.services.edits.discard({ storeId, kind: 'tag', recordId: unsent.id });
+    expect((await core.services.tags.list({ storeId })).map((t) => t.name)).not.toContain(
+      'Never sent',
+    );
+    const after = await core.services.tests.get({ storeId, testId: test.id });
+    expect(after.test.tags.map((t) => t.name)).not.toContain('Never sent');
+  }, 30_000);
+
   it('campaigns: clearing sends null, untouched fields are omitted, a concurrent change is a conflict', async () => {
     world = await editsWorld();
     const { core, storeId } = world;

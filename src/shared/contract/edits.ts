@@ -41,6 +41,13 @@ export const PendingEdit = z.object({
   edits: z.array(z.object({ seq: z.int(), fields: z.array(z.string()), createdAt: z.string() })),
   /** A campaign that left the active list: it cannot be re-read before sending. */
   gone: z.boolean(),
+  /**
+   * A tag created here that the store has certainly not received (never sent, or refused): it can
+   * still be renamed (edits.renameTag) or removed (discard). Tags cannot be deleted through the API.
+   */
+  renamable: z.boolean(),
+  /** Names of the ids the changes name (tags, custom audiences, a campaign), as cached: id -> name. */
+  names: z.record(z.string(), z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -48,7 +55,9 @@ export type PendingEdit = z.infer<typeof PendingEdit>;
 
 export const EditCounts = z.object({
   storeId: StoreId,
+  /** Records not yet confirmed by the store, failed and conflicting ones included. */
   pending: z.int(),
+  /** Of those, refused by the store. */
   failed: z.int(),
   conflicts: z.int(),
   /** Set when the store refused a write with 403: its key is read-only. */
@@ -92,6 +101,15 @@ export const edits = {
   ),
   createTag: method(
     z.object({ storeId: StoreId, name: z.string().trim().min(1, 'Name is required').max(200) }),
+    z.object({ id: z.string(), name: z.string() }),
+  ),
+  /** A tag created here, renamed before the store received it (see PendingEdit.renamable). */
+  renameTag: method(
+    z.object({
+      storeId: StoreId,
+      tagId: z.string().min(1),
+      name: z.string().trim().min(1, 'Name is required').max(200),
+    }),
     z.object({ id: z.string(), name: z.string() }),
   ),
   createAudience: method(

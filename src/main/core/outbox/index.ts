@@ -2,6 +2,7 @@
 // sent by one serial pusher per store. What the services, the sync and the core import from it.
 export {
   isSendable,
+  isUnsentCreate,
   OUTBOX_KINDS,
   OUTBOX_STATES,
   type ConflictChoice,
@@ -23,7 +24,7 @@ export {
   pendingRecords,
   readOnlyReason,
 } from './store';
-export { audiencesNamed, tagsNamed } from './local-copies';
+export { audienceById, audiencesNamed, campaignName, tagById, tagsNamed } from './local-copies';
 export {
   rebaseAll,
   rebasePulledLists,
@@ -35,6 +36,7 @@ export {
   discardRecord,
   recordCreate,
   recordEdit,
+  renameCreatedTag,
   resolveRecord,
   retryRecord,
   undoRow,

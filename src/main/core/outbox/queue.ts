@@ -3,8 +3,11 @@
 // or resolved. The checks a user must hear about (locked fields, duplicates, read-only keys) come first,
 // in services/edits.ts.
 import type { Db } from '../db/types';
+import { saveTag } from './local-copies';
 import {
   isCreate,
+  isUnsentCreate,
+  localIdsNamed,
   REQUEUED,
   resolvedConflict,
   type ConflictChoice,
@@ -16,6 +19,7 @@ import {
   appendOutbox,
   deleteOutbox,
   pendingRecord,
+  pendingRecords,
   rewriteRecord,
   saveServerCopy,
   updateOutbox,
@@ -82,6 +86,36 @@ export function recordCreate(
       now,
     });
     rebaseRecord(db, create.storeId, create.kind, create.localId, now);
+  })();
+}
+
+/**
+ * A tag created here and not received by the store, renamed: its create and its local copy carry the
+ * new name, and a refused one goes back to the queue. Read again inside the transaction, so a push
+ * that started meanwhile wins: false then, and nothing changed.
+ */
+export function renameCreatedTag(
+  db: Db,
+  storeId: string,
+  tagId: string,
+  name: string,
+  now: string,
+): boolean {
+  return db.transaction(() => {
+    const record = pendingRecord(db, storeId, 'tag', tagId);
+    if (record === null || !isUnsentCreate(record)) return false;
+    rewriteRecord(
+      db,
+      record,
+      { changes: { ...record.changes, name }, ...REQUEUED, attemptedAt: null },
+      now,
+    );
+    saveTag(db, storeId, { id: tagId, name });
+    // The tests whose edits carry the tag show its new name.
+    for (const edit of pendingRecords(db, storeId))
+      if (edit.kind === 'test' && localIdsNamed(edit.changes, new Set([tagId])).length > 0)
+        rebaseRecord(db, storeId, 'test', edit.recordId, now);
+    return true;
   })();
 }
 

@@ -13,8 +13,11 @@ import type { UpdateTestField } from '../../../shared/api';
 import { problem } from '../../../shared/problem';
 import type { Db } from '../db';
 import {
+  audienceById,
   audiencesNamed,
+  campaignName,
   discardRecord,
+  isUnsentCreate,
   outboxCounts,
   outboxRow,
   pendingRecord,
@@ -22,10 +25,12 @@ import {
   readOnlyReason,
   recordCreate,
   recordEdit,
+  renameCreatedTag,
   resolveRecord,
   retryRecord,
   serverCampaign,
   serverTest,
+  tagById,
   tagsNamed,
   undoRow,
   type OutboxKind,
@@ -90,9 +95,36 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
         createdAt: row.createdAt,
       })),
       gone: conflict?.gone ?? false,
+      renamable: record.kind === 'tag' && isUnsentCreate(record),
+      names: namesOf(record),
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
     };
+  }
+
+  /** The cached names of the tags, audiences and campaign a record's changes name, base and theirs too. */
+  function namesOf(record: PendingRecord): Record<string, string> {
+    const names: Record<string, string> = {};
+    const held = record.conflict?.fields ?? {};
+    const values = (field: string) =>
+      [record.changes[field], record.base[field], held[field]?.theirs].flatMap((v) =>
+        Array.isArray(v) ? v : [v],
+      );
+    const idsIn = (field: string) =>
+      values(field).filter((v): v is string => typeof v === 'string' && v !== '');
+    for (const id of idsIn('tagIds')) {
+      const name = tagById(db, record.storeId, id)?.name;
+      if (name !== undefined) names[id] = name;
+    }
+    for (const id of idsIn('customAudienceIds')) {
+      const name = audienceById(db, record.storeId, id)?.name;
+      if (name !== undefined) names[id] = name;
+    }
+    for (const id of idsIn('campaignId')) {
+      const name = campaignName(db, record.storeId, id);
+      if (name !== null) names[id] = name;
+    }
+    return names;
   }
 
   function labelOf(record: PendingRecord): string {
@@ -251,6 +283,35 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       recordCreate(db, { storeId, kind: 'tag', localId: id, changes: { name } }, now());
       afterEdit(storeId);
       return { id, name };
+    },
+
+    async renameTag({ storeId, tagId, name }) {
+      deps.stores.row(storeId);
+      const record = mustFind(storeId, 'tag', tagId);
+      if (!isUnsentCreate(record))
+        throw problem(
+          'conflict',
+          409,
+          'The tag may be in the store already',
+          'Splitbook sent it, and the store may have created it under this name; tags cannot be renamed or deleted through the API.',
+        );
+      const taken = tagsNamed(db, storeId, name).find((t) => t.id !== tagId);
+      if (taken)
+        throw problem(
+          'conflict',
+          409,
+          'Duplicate tag name',
+          `The store already has a tag named '${taken.name}' (tag names ignore case).`,
+        );
+      if (!renameCreatedTag(db, storeId, tagId, name, now()))
+        throw problem(
+          'conflict',
+          409,
+          'The tag is being sent',
+          'Splitbook started sending it meanwhile; it can no longer be renamed.',
+        );
+      afterEdit(storeId);
+      return { id: tagId, name };
     },
 
     async createAudience({ storeId, name, rules }) {
