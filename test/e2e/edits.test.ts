@@ -245,6 +245,8 @@ describe('offline edits in the window', { timeout: 120_000 }, () => {
     await openView('Pending changes');
     const record = page.getByTestId('pending-record').filter({ hasText: 'Theirs' });
     await record.getByRole('button', { name: 'Keep mine' }).waitFor({ timeout: 30_000 });
+    // One record held as a conflict is one change waiting, counted once (issue 21, 7).
+    await expect.poll(() => page.getByTestId('unsent').textContent()).toBe('↑1');
     await screens('conflict');
     await record.getByRole('button', { name: 'Keep mine' }).click();
     await page.keyboard.press('Control+r');

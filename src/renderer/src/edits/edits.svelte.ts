@@ -32,11 +32,11 @@ class EditsState {
     }
   }
 
-  /** Edits not yet confirmed by the store (failed and conflicting ones included). */
+  /** Records not yet confirmed by the store: `pending` counts failed and conflicting ones already. */
   waiting(storeId: string | null): number {
     const all = Object.values(this.counts);
     return (storeId === null ? all : all.filter((c) => c.storeId === storeId)).reduce(
-      (sum, c) => sum + c.pending + c.failed + c.conflicts,
+      (sum, c) => sum + c.pending,
       0,
     );
   }
