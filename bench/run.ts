@@ -5,6 +5,7 @@ import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
 import { benchDecisions } from './decisions.bench';
 import { benchClientReport } from './client-report.bench';
+import { benchStartup } from './startup.bench';
 import { benchEdits } from './edits.bench';
 import { benchReview } from './review.bench';
 import { benchReports } from './reports.bench';
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<void>> = {
   statistics: benchStatistics,
   decisions: benchDecisions,
   'client-report': benchClientReport,
+  startup: benchStartup,
   edits: benchEdits,
   review: benchReview,
   reports: benchReports,

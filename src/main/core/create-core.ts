@@ -51,9 +51,10 @@ import { cleanOrphanedKeys, createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
 import { createTestsService } from './services/tests';
-import { rebaseAll } from './sync/push/records';
+import { rebaseAll } from './outbox';
 import type { PrintToPdf, SaveFile } from './reports/save';
 import { buildClientReport } from './reports/client/build';
+import { checkIntegrityInBackground, endedUncleanly, markRunning } from './db/integrity';
 import { createClientReportsService } from './services/client-reports';
 import { writeExport } from './reports/export';
 import { writeFileAtomically } from './reports/write-file';
@@ -71,6 +72,12 @@ export interface CoreDeps {
   openExternal?: (url: string) => Promise<void>;
   /** Where an export from the window is saved (a dialog, a download); hosts that cannot save leave it out. */
   saveFile?: SaveFile;
+  /**
+   * When the cache's quick_check runs: 'on-open' (the default: the CLI, tests) before anything is read,
+   * or 'background' (the window's hosts) on a thread of its own once the window shows data — still on
+   * open after a process that used the folder ended without closing.
+   */
+  integrityCheck?: 'on-open' | 'background';
   /** Prints a client report's HTML to PDF; only Electron can (a hidden window), others leave it out. */
   printToPdf?: PrintToPdf;
   /** Simulator settings of the demo store (tests shrink it). */
@@ -126,9 +133,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   let hostFlags: BackgroundFlags = { windowReady: false, online: true };
 
   let cache: CacheStatus = { state: 'ok', problem: null };
+  // A crash, a kill or a power cut since the last start: check before reading, as a damaged page is likelier.
+  const checkLater = deps.integrityCheck === 'background' && !endedUncleanly(deps.dataDir);
+  const unmark = markRunning(deps.dataDir);
   let db: Db;
   try {
-    db = openDatabase(cacheFile, { userDataFile });
+    db = openDatabase(cacheFile, { userDataFile, quickCheck: !checkLater });
     if (db.readonly) cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir) };
   } catch (error) {
     if (storageFailure(error) !== 'corrupt') throw error;
@@ -141,7 +151,18 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     db = openDatabase(':memory:', { userDataFile });
   }
 
-  if (cache.state === 'ok') prepare(db, clock);
+  if (cache.state === 'ok') {
+    try {
+      prepare(db, clock);
+    } catch (error) {
+      // Unchecked on open (checked in the background later), a damaged page can still meet the start's
+      // own reads: then the app starts on the stand-in as if the check on open had found it.
+      if (storageFailure(error) !== 'corrupt') throw error;
+      db.close();
+      cache = { state: 'corrupt', problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE };
+      db = openDatabase(':memory:', { userDataFile });
+    }
+  }
 
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
   // The self-test first, then the clean-up of keys a failed add left behind: one keychain talk at a time.
@@ -227,7 +248,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         keychain,
         cacheStatus: () => cache,
         rebuildCache,
-        windowReady: () => background.windowReady(),
+        windowReady: () => {
+          background.windowReady();
+          checkInBackground();
+        },
       }),
       stores: createStoresService({
         db: current,
@@ -289,6 +313,18 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     };
   }
 
+  /** The background quick_check, once, after the window showed data; damage found is said like any other. */
+  let checked = !checkLater;
+  function checkInBackground(): void {
+    if (checked || cache.state !== 'ok') return;
+    checked = true;
+    void checkIntegrityInBackground(cacheFile).then((result) => {
+      if (result.ok || cache.state !== 'ok') return;
+      cache = { state: 'corrupt', problem: { ...CORRUPT_CACHE, detail: `${CORRUPT_CACHE.detail} (${result.detail})` } };
+      emit({ name: 'stores.changed', payload: {} });
+    });
+  }
+
   let parts = assemble(db);
   assembled = parts;
 
@@ -343,6 +379,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       return () => listeners.delete(listener);
     },
     async close() {
+      unmark();
       parts.background.stop();
       parts.refresh.stop();
       await parts.engine.close();

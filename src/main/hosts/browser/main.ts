@@ -36,6 +36,8 @@ async function main(): Promise<void> {
     saveFile: downloads.saveFile,
     // Every store kept current while the host runs, once a page has painted (the page reports its network).
     backgroundSync: true,
+    // The cache's quick_check once the page shows data, not before the first row.
+    integrityCheck: 'background',
   });
   const host = await startBrowserHost({ core, staticDir, port, downloads }).catch(
     async (error: unknown) => {

@@ -25,7 +25,7 @@ export function appVersion(): string {
 export function openCore(
   host: Exclude<CoreDeps['host'], 'electron'>,
   dataDir: string,
-  extra: Pick<CoreDeps, 'saveFile' | 'backgroundSync'> = {},
+  extra: Pick<CoreDeps, 'saveFile' | 'backgroundSync' | 'integrityCheck'> = {},
 ): Promise<Core> {
   return createCore({
     dataDir,

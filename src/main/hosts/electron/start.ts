@@ -94,6 +94,8 @@ async function start(source: RendererSource): Promise<void> {
     syncThread: { file: join(OUT_DIR, 'main', 'sync-worker.js') },
     // Every store kept current while the app runs, once the window has painted.
     backgroundSync: true,
+    // The cache's quick_check once the window shows data, not before the first row.
+    integrityCheck: 'background',
     openExternal: openExternalSafely,
     // Client reports print to PDF in a hidden, script-less window that loads nothing.
     printToPdf: printHtmlToPdf,
