@@ -12,8 +12,6 @@ export * from './set-aside';
 export * from './key-journal';
 export * from './reads';
 export * from './types';
-export * from './outbox';
-export * from '../outbox/local-copies';
 export * from './review';
 export * from './notes';
 export { hasUserData } from './user-data/attached';

@@ -18,7 +18,8 @@ import {
   SCORE_WORDS,
   type BacklogScore,
 } from '../../../shared/domain/programme';
-import { listStoreRows, noteKey, outboxRows, storeBasis, type Db } from '../db';
+import { listStoreRows, noteKey, storeBasis, type Db } from '../db';
+import { outboxRows } from '../outbox';
 import { statement } from '../db/statements';
 import { filterWhere, whereSql } from '../db/test-list';
 import { plannerAt, storeTraffic, type StoreTraffic } from '../decisions/store-traffic';

@@ -7,13 +7,9 @@ import { ApiError } from '../api/errors';
 import {
   canWriteBackground,
   clearKeyJournal,
-  clearReadOnly,
   deleteStore,
-  deleteStoreOutbox,
   journalKey,
   getResourceSyncs,
-  outboxCounts,
-  readOnlyReason,
   getStoreRow,
   insertStore,
   storeCounts,
@@ -21,6 +17,7 @@ import {
   type Db,
   type StoreRow,
 } from '../db';
+import { clearReadOnly, deleteStoreOutbox, outboxCounts, readOnlyReason } from '../outbox';
 import type { SyncEngine } from '../sync/run';
 import type { BackgroundSyncer } from '../sync/background';
 import type { KeyRing } from '../stores/keys';

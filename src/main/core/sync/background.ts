@@ -27,7 +27,8 @@ import {
   type StoreRow,
 } from '../db';
 import type { RunChanges, TrackedSyncEngine } from '../decisions/changes';
-import { hasSendable, isAnotherProcess } from './run';
+import { hasSendable } from '../outbox';
+import { isAnotherProcess } from './run';
 
 /** setTimeout and clearTimeout, injected so tests drive time. */
 export interface BackgroundTimers {

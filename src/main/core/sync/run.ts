@@ -1,10 +1,11 @@
-// A sync run of one store: takes the store's lock, pushes the outbox (sync/push/), then runs the pull
+// A sync run of one store: takes the store's lock, pushes the outbox (core/outbox/), then runs the pull
 // phases in order (tests, results, campaigns, audiences) and turns whatever happens into a report.
 // A push alone (an edit made while online, the connection back) runs under the same lock, never beside a run.
 import type { SyncProgress, SyncReport } from '../../../shared/contract';
 import { appProblem } from '../../../shared/problem';
 import type { ApiClient } from '../api';
-import { clearSyncState, outboxRows, recordSyncOutcome, type Db } from '../db';
+import { clearSyncState, recordSyncOutcome, type Db } from '../db';
+import { hasSendable, pushStore, type PushSummary } from '../outbox';
 import { classifyFailure } from './outcome';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import { noCounters, type PhaseContext, type RunCounters } from './pull/context';
@@ -13,7 +14,6 @@ import { pullResults } from './pull/results';
 import { pullTests } from './pull/tests';
 import { recordSnapshots } from '../review/snapshots';
 import type { StoreLocks } from './store-lock';
-import { pushStore, type PushSummary } from './push/push';
 
 export interface SyncEngineDeps {
   db: Db;
@@ -49,13 +49,6 @@ export interface SyncEngine {
    * another process holds the store.
    */
   push(storeId: string): Promise<PushSummary | null>;
-}
-
-/** Whether the store has an edit the pusher would try (not failed, not held as a conflict). */
-export function hasSendable(db: Db, storeId: string): boolean {
-  return outboxRows(db, storeId).some(
-    (row) => row.state === 'queued' || row.state === 'sending' || row.state === 'waiting',
-  );
 }
 
 interface Running {

@@ -9,7 +9,7 @@ import {
   type SetAsideResource,
 } from '../../db';
 import { keepAside, type PhaseContext } from './context';
-import { rebasePulledLists } from '../push/records';
+import { rebasePulledLists } from '../../outbox';
 
 export async function pullCampaigns(ctx: PhaseContext): Promise<void> {
   await pullList(

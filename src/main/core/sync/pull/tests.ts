@@ -13,7 +13,7 @@ import {
   upsertTests,
 } from '../../db';
 import { keepAside, type PhaseContext } from './context';
-import { rebasePulledTests } from '../push/records';
+import { rebasePulledTests } from '../../outbox';
 
 export const TESTS_PER_PAGE = 100;
 /**

@@ -6,7 +6,7 @@ import type { SyncProgress, SyncReport } from '../../../../shared/contract';
 import { appProblem, ProblemError, type Problem } from '../../../../shared/problem';
 import type { KeyRing } from '../../stores/keys';
 import { noCounters } from '../pull/context';
-import type { PushSummary } from '../push/push';
+import type { PushSummary } from '../../outbox';
 import type { SyncEngine } from '../run';
 import type { FromThread, SyncThreadInit, SyncThreadOptions, ToThread } from './protocol';
 

@@ -1,7 +1,7 @@
 // The messages between the sync thread (worker.ts) and the core on the main thread (engine.ts).
 import type { SyncProgress, SyncReport } from '../../../../shared/contract';
 import type { Problem } from '../../../../shared/problem';
-import type { PushSummary } from '../push/push';
+import type { PushSummary } from '../../outbox';
 
 /** What the sync thread needs to open the same files the core has open. */
 export interface SyncThreadInit {
