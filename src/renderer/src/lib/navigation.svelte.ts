@@ -4,12 +4,14 @@ import type { z } from 'zod';
 
 export const VIEWS = [
   { id: 'decisions', label: 'Decisions' },
+  { id: 'backlog', label: 'Backlog' },
   { id: 'tests', label: 'Tests' },
   { id: 'campaigns', label: 'Campaigns' },
   { id: 'audiences', label: 'Audiences' },
   { id: 'issues', label: 'Sync issues' },
   { id: 'changes', label: 'Changes' },
   { id: 'portfolio', label: 'Portfolio' },
+  { id: 'learnings', label: 'Learnings' },
   { id: 'pending', label: 'Pending changes' },
 ] as const;
 export type View = (typeof VIEWS)[number]['id'];
@@ -39,11 +41,13 @@ class Navigation {
   /** Selected row of the campaigns, audiences and sync-issues lists, by a key each list defines. */
   rowKey = $state<Record<Exclude<View, 'tests'>, string | null>>({
     decisions: null,
+    backlog: null,
     campaigns: null,
     audiences: null,
     issues: null,
     changes: null,
     portfolio: null,
+    learnings: null,
     pending: null,
   });
 

@@ -1,0 +1,115 @@
+// The backlog as the Backlog view shows it: the ideas of the scope ranked by the chosen score, its filters,
+// and an idea's impact, effort, priority or tags edited in place (sent through the outbox like any edit).
+import type { Backlog, BacklogRow, BacklogScore } from '../../../shared/contract';
+import type { Problem } from '../../../shared/problem';
+import { api, toProblem } from '../lib/api';
+import { edits } from '../edits/edits.svelte';
+
+export type BacklogFilters = {
+  tag: string | null;
+  surfaceArea: string | null;
+  goal: string | null;
+};
+export const NO_FILTERS: BacklogFilters = { tag: null, surfaceArea: null, goal: null };
+
+/** The fields edited in place, by the name the outbox gives them (pendingFields). */
+export type InlineField = 'impact' | 'effort' | 'priority' | 'tagIds';
+
+const SCORE_KEY = 'splitbook.backlog.score';
+
+function rememberedScore(): BacklogScore {
+  const saved = localStorage.getItem(SCORE_KEY);
+  return saved === 'impact-minus-effort' || saved === 'impact' ? saved : 'impact-per-effort';
+}
+
+class BacklogState {
+  backlog = $state.raw<Backlog | null>(null);
+  /** True until the first answer for the current scope and filters. */
+  loading = $state(true);
+  problem = $state.raw<Problem | null>(null);
+  score = $state<BacklogScore>(rememberedScore());
+  filters = $state<BacklogFilters>({ ...NO_FILTERS });
+
+  #key: string | null = null;
+  #scope: string | null = null;
+  #generation = 0;
+
+  /** Loads when the scope, the score or a filter changed (skeletons), or the data changed (rows stay). */
+  follow(scope: string | null, version: number) {
+    const asked = JSON.stringify([scope, this.score, this.filters]);
+    const key = JSON.stringify([asked, version]);
+    if (key === this.#key) return;
+    const previous = this.#key === null ? null : (JSON.parse(this.#key) as [string, number])[0];
+    if (previous !== asked) {
+      this.loading = true;
+      this.backlog = null;
+    }
+    this.#key = key;
+    this.#scope = scope;
+    void this.load();
+  }
+
+  setScore(score: BacklogScore) {
+    this.score = score;
+    localStorage.setItem(SCORE_KEY, score);
+  }
+
+  async load() {
+    const generation = ++this.#generation;
+    try {
+      const backlog = await api.programme.backlog({
+        storeId: this.#scope,
+        score: this.score,
+        ...this.filters,
+      });
+      if (generation !== this.#generation) return;
+      this.backlog = backlog;
+      this.problem = null;
+    } catch (error) {
+      if (generation === this.#generation) this.problem = toProblem(error);
+    } finally {
+      if (generation === this.#generation) this.loading = false;
+    }
+  }
+
+  /** Sends one field's new value through the outbox, then shows the backlog as it now ranks. */
+  async edit(row: BacklogRow, field: InlineField, value: number | string | string[] | null) {
+    await api.edits.editTest({
+      storeId: row.storeId,
+      testId: row.testId,
+      changes: { [field]: value },
+    });
+    await Promise.all([this.load(), edits.refresh()]);
+  }
+}
+
+export const backlog = new BacklogState();
+
+export function rowKey(row: Pick<BacklogRow, 'storeId' | 'testId'>): string {
+  return `${row.storeId}/${row.testId}`;
+}
+
+/** Tag names typed with commas, as ids of the store's known tags; unknown names are returned apart. */
+export function tagIdsOf(
+  text: string,
+  known: readonly { id: string; name: string }[],
+): { ids: string[]; unknown: string[] } {
+  const ids: string[] = [];
+  const unknown: string[] = [];
+  for (const name of text.split(',').map((part) => part.trim())) {
+    if (name === '') continue;
+    const tag = known.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (!tag) unknown.push(name);
+    else if (!ids.includes(tag.id)) ids.push(tag.id);
+  }
+  return { ids, unknown };
+}
+
+/** A whole number typed in a cell: null when cleared, undefined when it is not a whole number. */
+export function wholeNumber(text: string): number | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^-?\d+$/.test(trimmed)) return undefined;
+  const n = Number(trimmed);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
