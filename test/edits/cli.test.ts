@@ -69,3 +69,29 @@ it('lists pending edits, pushes them on sync, and exits 1 when one is refused', 
   expect(after.out).not.toContain('From the CLI');
   expect(after.out).toContain('failed');
 }, 60_000);
+
+it('sync sends, after an ok pull, what still waited for it: a tag whose id the pull showed, and the edit using it', async () => {
+  world = await editsWorld();
+  const { core, storeId, sim } = world;
+  const test = testWithStatus(world, LAUNCHED);
+  const other = sim.snapshot('Acme').tests.find((t) => t.id !== test.id);
+  if (!other) throw new Error('two tests needed');
+  const tag = await core.services.edits.createTag({ storeId, name: 'Lost tag' });
+  await core.services.edits.editTest({ storeId, testId: test.id, changes: { tagIds: [tag.id] } });
+  // The tag reaches the store but its answer is lost: Splitbook cannot know its id.
+  sim.loseAnswers(1, 'reset');
+  await core.services.edits.push({ storeId });
+  const created = sim.snapshot('Acme').tags.find((t) => t.name === 'Lost tag');
+  if (!created) throw new Error('the tag should have reached the store');
+  // Someone tags another test with it: the next pull shows its id.
+  sim.touchTest('Acme', other.id, { tags: [...other.tags, created] });
+  await world.stop();
+
+  // One sync: its push meets the 409 (the tag waits), the pull learns the id, and what waited goes.
+  const synced = await cli(world, ['sync', '--store', storeId]);
+  expect(synced.err).toBe('');
+  expect(synced.code).toBe(0);
+  expect(serverTest(world, test.id).tags.map((t) => t.id)).toEqual([created.id]);
+  expect(sim.snapshot('Acme').tags.filter((t) => t.name === 'Lost tag')).toHaveLength(1);
+  expect((await cli(world, ['pending'])).out).toContain('No pending edits.');
+}, 60_000);

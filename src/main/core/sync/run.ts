@@ -1,5 +1,6 @@
 // A sync run of one store: takes the store's lock, pushes the outbox (core/outbox/), then runs the pull
-// phases in order (tests, results, campaigns, audiences) and turns whatever happens into a report.
+// phases in order (tests, results, campaigns, audiences), sends what still waits after an ok pull, and
+// turns whatever happens into a report.
 // A push alone (an edit made while online, the connection back) runs under the same lock, never beside a run.
 import type { SyncProgress, SyncReport } from '../../../shared/contract';
 import { appProblem } from '../../../shared/problem';
@@ -139,6 +140,29 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     return done;
   }
 
+  /** The store's outbox sent inside a run; the report counts both of a run's pushes. */
+  async function pushInRun(
+    ctx: PhaseContext,
+    before: SyncReport['edits'],
+  ): Promise<SyncReport['edits']> {
+    const pushed = await pushStore({
+      db: ctx.db,
+      storeId: ctx.storeId,
+      client: ctx.client,
+      signal: ctx.signal,
+      now,
+      changed: () => editsChanged(ctx.storeId),
+    });
+    ctx.counters.requests += pushed.requests;
+    return {
+      sent: (before?.sent ?? 0) + pushed.sent,
+      failed: (before?.failed ?? 0) + pushed.failed,
+      conflicts: (before?.conflicts ?? 0) + pushed.conflicts,
+      // A waiting record is tried again by every push: the last one says how many still wait.
+      waiting: pushed.waiting,
+    };
+  }
+
   async function runStore(storeId: string, run: Omit<Running, 'done'>): Promise<SyncReport> {
     const startedAt = now();
     const counters: RunCounters = noCounters();
@@ -169,21 +193,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         now,
       };
       if (hasSendable(deps.db, storeId)) {
-        const pushed = await pushStore({
-          db: deps.db,
-          storeId,
-          client: ctx.client,
-          signal: ctx.signal,
-          now,
-          changed: () => editsChanged(storeId),
-        });
-        counters.requests += pushed.requests;
-        edits = {
-          sent: pushed.sent,
-          failed: pushed.failed,
-          conflicts: pushed.conflicts,
-          waiting: pushed.waiting,
-        };
+        edits = await pushInRun(ctx, edits);
         if (ctx.signal.aborted) throw new DOMException('Cancelled', 'AbortError');
       }
       await pullTests(ctx, deps.perPage);
@@ -196,6 +206,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (counters.setAside > 0) {
         outcome = 'partial';
         problem = partialProblem(counters);
+      } else if (hasSendable(deps.db, storeId)) {
+        // The run ended ok: what still waits for this store goes now, under the same lock (edits made
+        // while it pulled, a tag whose id a pulled test showed, the edits that waited for it). Every
+        // host gets this, the CLI's sync included.
+        edits = await pushInRun(ctx, edits);
       }
     } catch (error) {
       ({ outcome, problem } = classifyFailure(error));
