@@ -8,6 +8,7 @@ import {
   groupRecords,
   heldInConflict,
   isSendable,
+  isUnsentCreate,
   localIdsNamed,
   mergeWithTheirs,
   OUTBOX_STATES,
@@ -98,6 +99,18 @@ describe("a record's rows merged into one", () => {
 describe('what may be sent', () => {
   it('queued, interrupted and waiting records are tried; failed and conflicting ones wait for the user', () => {
     expect(OUTBOX_STATES.filter(isSendable)).toEqual(['queued', 'sending', 'waiting']);
+  });
+});
+
+describe('a create the store has certainly not received', () => {
+  it('is one never attempted or refused; one attempted without an answer may be in the store', () => {
+    const tag = (fields: Partial<OutboxRow>) => record([row({ kind: 'tag', ...fields })]);
+    expect(isUnsentCreate(tag({ state: 'queued' }))).toBe(true);
+    expect(isUnsentCreate(tag({ state: 'failed', attemptedAt: 'then' }))).toBe(true);
+    expect(isUnsentCreate(tag({ state: 'queued', attemptedAt: 'then' }))).toBe(false);
+    expect(isUnsentCreate(tag({ state: 'sending', attemptedAt: 'then' }))).toBe(false);
+    expect(isUnsentCreate(tag({ state: 'waiting', attemptedAt: 'then' }))).toBe(false);
+    expect(isUnsentCreate(record([row({ kind: 'test' })]))).toBe(false);
   });
 });
 

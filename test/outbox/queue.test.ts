@@ -9,6 +9,7 @@ import {
   discardRecord,
   recordCreate,
   recordEdit,
+  renameCreatedTag,
   resolveRecord,
   retryRecord,
   undoRow,
@@ -126,6 +127,34 @@ describe('a create', () => {
     expect(outboxRows(db, STORE).map((r) => [r.kind, r.changes])).toEqual([
       ['test', { tagIds: [] }],
     ]);
+  });
+
+  it('renamed while the store has certainly not received it; the tests using it show the new name', () => {
+    const db = outboxDb();
+    cache(db, { tests: [test] });
+    const localId = '0c0a1000-0000-4000-8000-0000000000aa';
+    recordCreate(db, { storeId: STORE, kind: 'tag', localId, changes: { name: 'Old' } }, NOW);
+    recordEdit(
+      db,
+      {
+        storeId: STORE,
+        kind: 'test',
+        recordId: test.id,
+        server: test,
+        changes: { tagIds: [localId] },
+        base: { tagIds: [] },
+        baseUpdatedAt: test.updatedAt,
+      },
+      NOW,
+    );
+    expect(renameCreatedTag(db, STORE, localId, 'New', NOW)).toBe(true);
+    expect(record(db, 'tag', localId).changes).toEqual({ name: 'New' });
+    expect(tagById(db, STORE, localId)?.name).toBe('New');
+    expect(cachedTest(db, STORE, test.id)?.tags.map((t) => t.name)).toEqual(['New']);
+    // Once an attempt may have reached the store, the name stays.
+    updateOutbox(db, record(db, 'tag', localId).seqs, { attemptedAt: NOW, now: NOW });
+    expect(renameCreatedTag(db, STORE, localId, 'Newer', NOW)).toBe(false);
+    expect(record(db, 'tag', localId).changes).toEqual({ name: 'New' });
   });
 
   it('undone by its one row, it is discarded the same way', () => {
