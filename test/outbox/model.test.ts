@@ -1,6 +1,7 @@
 // The outbox's model: rows merged into one record, what may be sent, mine against theirs, the local-id
 // remap and the conflict's hold and resolution, each rule on plain data.
 import { describe, expect, it } from 'vitest';
+import { EDIT_STATES } from '../../src/shared/contract';
 import {
   collapse,
   CONFLICT_NOTE,
@@ -11,7 +12,6 @@ import {
   isUnsentCreate,
   localIdsNamed,
   mergeWithTheirs,
-  OUTBOX_STATES,
   remapLocalId,
   resolvedConflict,
   type ConflictRecord,
@@ -98,7 +98,7 @@ describe("a record's rows merged into one", () => {
 
 describe('what may be sent', () => {
   it('queued, interrupted and waiting records are tried; failed and conflicting ones wait for the user', () => {
-    expect(OUTBOX_STATES.filter(isSendable)).toEqual(['queued', 'sending', 'waiting']);
+    expect(EDIT_STATES.filter(isSendable)).toEqual(['queued', 'sending', 'waiting']);
   });
 });
 

@@ -3,8 +3,6 @@
 export {
   isSendable,
   isUnsentCreate,
-  OUTBOX_KINDS,
-  OUTBOX_STATES,
   type ConflictChoice,
   type ConflictRecord,
   type FieldConflict,

@@ -1,13 +1,13 @@
 // The outbox's model, free of SQL and HTTP: record kinds and states, a record's rows merged into what one
 // request carries, and the rules every part applies the same way (what may be sent, the three-way merge
 // of mine and theirs, a create's local id replaced in the edits naming it, holding and resolving a conflict).
+import type { EditKind, EditState } from '../../../shared/contract';
 import { sameValue } from '../../../shared/domain/mutability';
 import type { Problem } from '../../../shared/problem';
 
-export const OUTBOX_KINDS = ['test', 'campaign', 'tag', 'audience'] as const;
-export type OutboxKind = (typeof OUTBOX_KINDS)[number];
-export const OUTBOX_STATES = ['queued', 'sending', 'waiting', 'failed', 'conflict'] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
+/** The kinds and states are the bridge's (shared/contract/edits.ts): one list of each. */
+export type OutboxKind = EditKind;
+export type OutboxState = EditState;
 
 /** A field both sides changed since the base: held until the user picks. */
 export type FieldConflict = { base: unknown; mine: unknown; theirs: unknown };
