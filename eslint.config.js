@@ -9,7 +9,7 @@ import globals from 'globals';
 
 // Allow-lists, not deny-lists: a layer may import only what its row names, so a new folder, package
 // or Node module is forbidden until someone decides it belongs. `types` are allowed as `import type` only.
-const SHARED = ['shared', 'shared/channels', 'shared/contract', 'shared/problem'];
+const SHARED = ['shared', 'shared/channels', 'shared/contract', 'shared/problem', 'shared/rpc'];
 const pkg = (...names) => names.map((name) => `package:${name}`);
 // The special functions of the statistics module (pure JS, no Node or DOM): the renderer bundles them too.
 const NUMERICS = pkg(
@@ -26,9 +26,9 @@ const LAYERS = {
     why: 'src/shared is pure: it may import only src/shared, zod and the @stdlib special functions',
   },
   preload: {
-    may: ['preload', 'shared/channels', ...pkg('electron')],
+    may: ['preload', 'shared/channels', 'shared/rpc', ...pkg('electron')],
     types: ['shared/contract', 'shared/problem'],
-    why: 'The sandboxed preload may import only electron, src/shared/channels and types (import type) from the contract and src/shared/problem',
+    why: 'The sandboxed preload may import only electron, src/shared/channels, src/shared/rpc (both zod-free) and types (import type) from the contract and src/shared/problem',
   },
   renderer: {
     may: ['renderer', ...SHARED, ...pkg('svelte', 'chart.js', 'chartjs-plugin-annotation', 'zod')],
@@ -82,7 +82,7 @@ function importerLayer(file) {
   if (!file.startsWith('src/')) return null; // tests, benches, scripts and configs are not layered
   const target = targetLayer(file.replace(/\.[^/]*$/, ''));
   if (target === 'main') return 'core'; // any other file under src/main is held to the core's rules
-  if (target.startsWith('shared/')) return 'shared'; // channels, contract and problem are shared too
+  if (target.startsWith('shared/')) return 'shared'; // channels, contract, problem and rpc are shared too
   return target in LAYERS ? target : null;
 }
 
@@ -92,6 +92,7 @@ function targetLayer(modulePath) {
   if (under('src/shared/channels')) return 'shared/channels';
   if (under('src/shared/contract')) return 'shared/contract';
   if (under('src/shared/problem')) return 'shared/problem';
+  if (under('src/shared/rpc')) return 'shared/rpc';
   if (under('src/shared')) return 'shared';
   if (under('src/preload')) return 'preload';
   if (under('src/renderer')) return 'renderer';

@@ -1,7 +1,8 @@
 // Builds `window.splitbook` from the plain name lists: one function per contract method, a typed `on`.
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
-import type { Bridge } from '../shared/contract';
+import type { Bridge, EventName, EventPayload } from '../shared/contract';
 import { EVENT_CHANNEL, EVENT_NAMES, METHOD_NAMES } from '../shared/channels';
+import { createProxy } from '../shared/rpc';
 
 type Listener = (payload: unknown) => void;
 
@@ -10,15 +11,9 @@ type Listener = (payload: unknown) => void;
  * contract's event names. The renderer never sees ipcRenderer, an IPC event or a generic invoke.
  */
 export function buildBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on'>): Bridge {
-  const methods: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
-  for (const [namespace, names] of Object.entries(METHOD_NAMES)) {
-    const functions: Record<string, (input: unknown) => Promise<unknown>> = {};
-    for (const name of names) {
-      const channel = `${namespace}.${name}`;
-      functions[name] = (input) => ipc.invoke(channel, input);
-    }
-    methods[namespace] = functions;
-  }
+  const methods = createProxy<Omit<Bridge, 'on'>>(METHOD_NAMES, (channel, input) =>
+    ipc.invoke(channel, input),
+  );
 
   // One IPC listener for all subscriptions; each event's listeners in a set.
   const listeners = new Map<string, Set<Listener>>(
@@ -29,19 +24,21 @@ export function buildBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on'>): Bridge {
     for (const listener of listeners.get(name) ?? []) listener(payload);
   });
 
-  function on(event: string, listener: Listener): () => void {
+  function on<E extends EventName>(
+    event: E,
+    listener: (payload: EventPayload<E>) => void,
+  ): () => void {
     const set = listeners.get(event);
     if (!set) throw new TypeError(`Unknown event "${String(event)}"`);
     if (typeof listener !== 'function') throw new TypeError('The listener must be a function');
     // A fresh wrapper per subscription, so subscribing one function twice needs two unsubscribes.
-    const entry: Listener = (payload) => listener(payload);
+    // Main sends only the core's typed events under their own names (hosts/electron/ipc.ts).
+    const entry: Listener = (payload) => listener(payload as EventPayload<E>);
     set.add(entry);
     return () => {
       set.delete(entry);
     };
   }
 
-  // The contract's Bridge type is what these lists spell out; the name lists are checked against
-  // the contract in test/hosts/channels.test.ts, which is what makes this one cast honest.
-  return { ...methods, on } as unknown as Bridge;
+  return { ...methods, on };
 }

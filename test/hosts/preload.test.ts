@@ -100,7 +100,7 @@ describe(`preload ${MOCKED}`, () => {
 });
 
 describe('the preload bundle', () => {
-  it('holds only the preload and the zod-free name lists, and requires nothing but electron (a sandboxed preload cannot load zod)', async () => {
+  it('holds only the preload, the zod-free name lists and proxy, and requires nothing but electron (a sandboxed preload cannot load zod)', async () => {
     const result = await build({
       configFile: false,
       logLevel: 'silent',
@@ -122,6 +122,7 @@ describe('the preload bundle', () => {
       'src/preload/bridge.ts',
       'src/preload/index.ts',
       'src/shared/channels.ts',
+      'src/shared/rpc.ts',
     ]);
     const required = [...chunk.code.matchAll(/require\((["'])([^"']+)\1\)/g)].map((m) => m[2]);
     expect(new Set(required)).toEqual(new Set(['electron']));

@@ -126,6 +126,11 @@ const forbidden: Record<string, Probe> = {
     code: `import { type Bridge } from '../shared/contract';\nexport type B = Bridge;`,
     mentions: 'import type',
   },
+  'preload → another shared module (shared/http-bridge)': {
+    file: PRELOAD,
+    code: `import { CALL_PATH } from '../shared/http-bridge';\nvoid CALL_PATH;`,
+    mentions: 'src/shared/http-bridge',
+  },
   'preload → node:path': {
     file: PRELOAD,
     code: `import 'node:path';`,
@@ -232,6 +237,10 @@ const allowed: Record<string, Probe> = {
   'preload → shared/channels': {
     file: PRELOAD,
     code: `import { METHOD_NAMES } from '../shared/channels';\nvoid METHOD_NAMES;`,
+  },
+  'preload → shared/rpc (the zod-free proxy)': {
+    file: PRELOAD,
+    code: `import { createProxy } from '../shared/rpc';\nvoid createProxy;`,
   },
   'preload → import type from shared/contract': {
     file: PRELOAD,

@@ -1,13 +1,9 @@
 // The bridge as components use it: each method resolves to its data or throws a ProblemError.
-import {
-  contract,
-  type InputOf,
-  type MethodName,
-  type Namespace,
-  type OutputOf,
-} from '../../../shared/contract';
-import { PROBLEM_TYPES, ProblemError, type Envelope, type Problem } from '../../../shared/problem';
-import { getBridge } from './bridge';
+import type { InputOf, MethodName, Namespace, OutputOf } from '../../../shared/contract';
+import { METHOD_NAMES } from '../../../shared/channels';
+import { PROBLEM_TYPES, ProblemError, type Problem } from '../../../shared/problem';
+import { createProxy, lookup } from '../../../shared/rpc';
+import { getBridge, toEnvelope } from './bridge';
 
 export { ProblemError };
 
@@ -17,30 +13,16 @@ export type Api = {
   };
 };
 
-function unwrap<T>(envelope: Envelope<T>): T {
+const bridge = getBridge();
+
+/** Calls the bridge's method of the same name and unwraps its Envelope: data, or a ProblemError. */
+async function callBridge(channel: string, input: unknown): Promise<unknown> {
+  const method = lookup(bridge, channel);
+  if (!method) throw new ProblemError(missingMethod(channel));
+  const envelope = toEnvelope(await method(input));
+  if (!envelope) throw new ProblemError(unknownAnswer(channel));
   if (envelope.ok) return envelope.data;
   throw new ProblemError(envelope.problem);
-}
-
-type Call = (input: unknown) => Promise<Envelope<unknown>>;
-
-function createApi(): Api {
-  const bridge = getBridge() as unknown as Record<string, Record<string, Call>>;
-  const table: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
-  for (const [ns, methods] of Object.entries(contract)) {
-    table[ns] = Object.fromEntries(
-      Object.keys(methods).map((name) => [
-        name,
-        async (input: unknown) => {
-          const call = bridge[ns]?.[name];
-          if (!call) throw new ProblemError(missingMethod(`${ns}.${name}`));
-          return unwrap(await call(input));
-        },
-      ]),
-    );
-  }
-  // Same keys as the contract, each wrapping the bridge method of the same name.
-  return table as unknown as Api;
 }
 
 function missingMethod(channel: string): Problem {
@@ -52,7 +34,16 @@ function missingMethod(channel: string): Problem {
   };
 }
 
-export const api: Api = createApi();
+function unknownAnswer(channel: string): Problem {
+  return {
+    type: PROBLEM_TYPES.internal,
+    title: 'Unexpected answer',
+    status: 500,
+    detail: `The host answered ${channel} in an unknown shape.`,
+  };
+}
+
+export const api: Api = createProxy<Api>(METHOD_NAMES, callBridge);
 
 /** Anything thrown, as a Problem to show. */
 export function toProblem(error: unknown): Problem {

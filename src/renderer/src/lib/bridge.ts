@@ -1,13 +1,9 @@
 // The renderer's one way out: the Electron preload's bridge, or the browser host's HTTP + SSE bridge.
-import {
-  contract,
-  events,
-  type Bridge,
-  type EventName,
-  type EventPayload,
-} from '../../../shared/contract';
+import { events, type Bridge, type EventName, type EventPayload } from '../../../shared/contract';
+import { METHOD_NAMES } from '../../../shared/channels';
 import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../../shared/http-bridge';
 import { Problem, type Envelope } from '../../../shared/problem';
+import { createProxy } from '../../../shared/rpc';
 
 /** Problem type of a call that never reached the host (network down, host stopped, not JSON). */
 export const HOST_UNREACHABLE = 'splitbook:host-unreachable';
@@ -50,7 +46,7 @@ function unreachable(detail: string): Envelope<never> {
 }
 
 /** Reads a host answer as an Envelope; anything else means the host is not the one we talk to. */
-function toEnvelope(body: unknown): Envelope<unknown> | null {
+export function toEnvelope(body: unknown): Envelope<unknown> | null {
   if (typeof body !== 'object' || body === null || !('ok' in body)) return null;
   if (body.ok === true && 'data' in body) return { ok: true, data: body.data };
   if (body.ok === false && 'problem' in body) {
@@ -59,8 +55,6 @@ function toEnvelope(body: unknown): Envelope<unknown> | null {
   }
   return null;
 }
-
-type Call = (input: unknown) => Promise<Envelope<unknown>>;
 
 function createHttpBridge(token: string): Bridge {
   httpToken = token;
@@ -91,19 +85,9 @@ function createHttpBridge(token: string): Bridge {
     );
   }
 
-  // One function per contract method, built from the contract's keys so a new method needs no code here.
-  const methods: Record<string, Record<string, Call>> = {};
-  for (const [ns, table] of Object.entries(contract)) {
-    methods[ns] = Object.fromEntries(
-      Object.keys(table).map((name): [string, Call] => [
-        name,
-        (input) => call(`${ns}.${name}`, input),
-      ]),
-    );
-  }
-  const listeners = createEventHub(token);
-  // The table above has exactly the Bridge's shape, which TypeScript cannot follow through Object.entries.
-  return Object.assign(methods, { on: listeners.on }) as unknown as Bridge;
+  // One function per contract method, as the preload builds them: a new method needs no code here.
+  const methods = createProxy<Omit<Bridge, 'on'>>(METHOD_NAMES, call);
+  return { ...methods, on: createEventHub(token).on };
 }
 
 /** Where the browser host serves a finished export, once (src/main/hosts/browser/downloads.ts). */
