@@ -4,6 +4,7 @@ import { ExportFormat, REPORT_NAMES, ReportName, TestFilter } from '../../../sha
 import type { Core } from '../../core';
 import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
 import { printDecisions } from './decisions-commands';
+import { checkEditArgs, editTest } from './edit-command';
 import { checkProgrammeArgs, printProgramme } from './programme-command';
 import { checkReportArgs, writeReport } from './report-command';
 import { markReviewed, printChanges } from './review-commands';
@@ -24,6 +25,9 @@ export const OPTIONS = {
   since: { type: 'string' },
   until: { type: 'string' },
   test: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  'add-tag': { type: 'string', multiple: true },
+  'remove-tag': { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -40,6 +44,9 @@ export type Values = {
   since?: string;
   until?: string;
   test?: string;
+  set?: string[];
+  'add-tag'?: string[];
+  'remove-tag'?: string[];
   json?: boolean;
 };
 
@@ -150,6 +157,14 @@ export const COMMANDS: Record<string, Command> = {
     help: 'send pending edits, then sync one store, or all (the default);\nexit 1 when an edit was refused or conflicts',
     check: (_extra, values) => storeOrAll(values),
     run: ({ core, io, storeId }) => sync(core, io, storeId),
+  },
+  edit: {
+    usage:
+      'edit --store ID --test ID --set FIELD=VALUE [--set …] [--add-tag NAME] [--remove-tag NAME] [--json]',
+    help: "queue a test's edit (works offline; the next sync sends it)\nwith the window's checks; VALUE by the field's type, null\nclears; tags by name (a new name creates the tag). Exit 1\nwhen the edit is refused, with why",
+    json: true,
+    check: (_extra, values) => checkEditArgs(values),
+    run: ({ core, io, storeId, values }) => editTest(core, io, storeId ?? '', values),
   },
   pending: {
     usage: 'pending [--store ID]',

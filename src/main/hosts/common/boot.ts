@@ -34,6 +34,8 @@ export function openCore(
     version: appVersion(),
     // These hosts run from the source under tsx: so does their sync thread.
     syncThread: sourceSyncThread(),
+    // The CLI queues an edit and exits at once, which would cut a send short: its next sync sends it.
+    pushOnEdit: host !== 'cli',
     ...extra,
   });
 }
