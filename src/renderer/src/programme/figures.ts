@@ -18,7 +18,7 @@ export function intervalText(low: number | null, high: number | null): string {
 
 /** Money in the store's currency, unlabelled (the API states none): whole units. */
 export function moneyText(value: number): string {
-  return formatNumber(value, 0);
+  return formatNumber(value, 0).replace(/^-/, '\u2212');
 }
 
 /** A histogram bin's label: "< −25%", "−5% to 0%", "> +25%". */
