@@ -2,6 +2,7 @@
 // large cache; `export DIR REPORT FORMAT OUT` exports one report from it to a file and prints JSON with
 // its rows, its time and this process's peak RSS (process.resourceUsage().maxRSS, in KiB); `read DIR`
 // is the benchmark's bare loop: the same test and results rows read from SQLite, results unpacked.
+// Times are given as wall time (ms) and this process's CPU time (cpuMs).
 import { join } from 'node:path';
 import { openDatabase } from '../../src/main/core/db';
 import { unpackJson } from '../../src/main/core/db/values';
@@ -11,6 +12,12 @@ import { TestFilter, type ExportFormat, type ReportName } from '../../src/shared
 import { fillBulkStore } from './bulk';
 
 export const NOW = Date.parse('2026-11-01T12:00:00Z');
+
+/** This process's CPU time so far (user + system), in ms: steadier than wall time on a busy machine. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 const [mode, dir = '', ...rest] = process.argv.slice(2);
 const db = openDatabase(join(dir, 'splitbook.db'), {
@@ -30,6 +37,7 @@ try {
   } else if (mode === 'export') {
     const [report = 'daily', format = 'csv', out = join(dir, 'out.csv')] = rest;
     const before = process.memoryUsage().rss;
+    const cpuBefore = cpuMs();
     const started = performance.now();
     const rows = await writeFileAtomically(out, (stream) =>
       writeExport(
@@ -50,11 +58,13 @@ try {
       JSON.stringify({
         rows,
         ms,
+        cpuMs: cpuMs() - cpuBefore,
         rssBeforeMiB: before / 1024 / 1024,
         peakRssMiB: process.resourceUsage().maxRSS / 1024,
       }),
     );
   } else if (mode === 'read') {
+    const cpuBefore = cpuMs();
     const started = performance.now();
     let rows = 0;
     let chars = 0;
@@ -70,7 +80,13 @@ try {
     }
     const ms = performance.now() - started;
     console.log(
-      JSON.stringify({ rows, chars, ms, peakRssMiB: process.resourceUsage().maxRSS / 1024 }),
+      JSON.stringify({
+        rows,
+        chars,
+        ms,
+        cpuMs: cpuMs() - cpuBefore,
+        peakRssMiB: process.resourceUsage().maxRSS / 1024,
+      }),
     );
   } else {
     throw new Error(`usage: memory-child fill|export DIR …`);

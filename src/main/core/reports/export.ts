@@ -6,7 +6,7 @@ import type ExcelJS from 'exceljs';
 import type { ExportRequest } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
 import type { Db } from '../db';
-import { BOM, csvRow, type CsvValue } from './csv';
+import { BOM, csvRow, csvTextRows, type CsvValue } from './csv';
 import { REPORTS, reportByName } from './registry';
 import { checkScope } from './source';
 import type { CellKind, ReportContext, ReportDefinition } from './types';
@@ -112,6 +112,25 @@ function contextFor(db: Db, request: ExportRequest, now: number): ReportContext 
   };
 }
 
+/** Kinds whose cells are numbers (or booleans): written as their text, never quoted. */
+export const NUMBER_KINDS: ReadonlySet<CellKind> = new Set([
+  'integer',
+  'number',
+  'fraction',
+  'money',
+  'boolean',
+]);
+
+/** A report's data rows as CSV records, from its text rows when it has them. */
+function* csvLines(report: ReportDefinition, ctx: ReportContext): Generator<string> {
+  if (report.textRows) {
+    const line = csvTextRows(report.columns.map((c) => NUMBER_KINDS.has(c.kind)));
+    for (const row of report.textRows(ctx)) yield line(row);
+  } else {
+    for (const row of report.rows(ctx)) yield csvRow(row);
+  }
+}
+
 /** Writes the CSV of one report to `out` (not ended); returns its data rows. */
 export async function writeCsv(
   db: Db,
@@ -133,8 +152,8 @@ export async function writeCsv(
   const pacer = new Pacer(ctx, options, () => rows);
   if (options.signal?.aborted) throw cancelled();
   let chunk = (request.bom ? BOM : '') + csvRow(report.columns.map((c) => c.name));
-  for (const row of report.rows(ctx)) {
-    chunk += csvRow(row);
+  for (const line of csvLines(report, ctx)) {
+    chunk += line;
     rows += 1;
     if (chunk.length >= CHUNK_CHARS) {
       await sink.write(chunk);

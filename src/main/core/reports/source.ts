@@ -23,8 +23,8 @@ export type ScopedTestRow = {
 };
 
 /** Tests per batch: raw results with a year of days are hundreds of kilobytes each. */
-const BATCH_WITH_RESULTS = 16;
-const BATCH_TESTS_ONLY = 500;
+export const BATCH_WITH_RESULTS = 16;
+export const BATCH_TESTS_ONLY = 500;
 
 function scopeWhere(filter: TestFilter, testId: string | null) {
   const where = filterWhere(filter, true);
@@ -45,36 +45,58 @@ export function countTests(db: Db, filter: TestFilter, testId: string | null): n
   return row?.n ?? 0;
 }
 
-/** Every test in scope in the cache's order, with its raw JSON and (when asked) its raw results. */
-export function* scopedTests(ctx: ReportContext, withResults: boolean): Generator<ScopedTestRow> {
+/**
+ * Every test in scope in the cache's order, read `batch` rows at a time by keyset on `t.seq`: `columns`
+ * name what to read of `t` (tests) and of whatever `joins` adds; each row has `seq` and `storeName`
+ * besides. Every report that reads tests goes through here, so each reads the same scope.
+ */
+export function* scopedRows<Row extends { seq: number }>(
+  ctx: ReportContext,
+  read: { columns: string; joins: string; batch: number },
+): Generator<Row & { storeName: string }> {
   const { db, scope } = ctx;
   const where = scopeWhere(scope.filter, scope.testId);
   ctx.progress.total = countTests(db, scope.filter, scope.testId);
   const conditions = [...where.conditions, 't.seq > ?'];
-  const results = withResults
-    ? 'rr.raw_packed AS resultsPacked FROM tests t LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id'
-    : 'NULL AS resultsPacked FROM tests t';
   const sql = `
-    SELECT t.seq, t.store_id AS storeId, coalesce(s.name, '') AS storeName, tr.raw_json AS testJson,
-           t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
-           t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, ${results}
-    JOIN tests_raw tr ON tr.seq = t.seq
+    SELECT t.seq, coalesce(s.name, '') AS storeName, ${read.columns}
+    FROM tests t
     LEFT JOIN stores s ON s.id = t.store_id
+    ${read.joins}
     WHERE ${conditions.join(' AND ')}
     ORDER BY t.seq LIMIT ?`;
-  const batch = withResults ? BATCH_WITH_RESULTS : BATCH_TESTS_ONLY;
   let after = 0;
   for (;;) {
-    type PackedRow = Omit<ScopedTestRow, 'resultsJson'> & { resultsPacked: Uint8Array | null };
-    const rows = statement<PackedRow>(db, sql).all(...where.params, after, batch);
-    for (const { resultsPacked, ...row } of rows) {
+    const rows = statement<Row & { storeName: string }>(db, sql).all(
+      ...where.params,
+      after,
+      read.batch,
+    );
+    for (const row of rows) {
       ctx.progress.done += 1;
-      // Unpacked one test at a time, as it is written out: memory holds one test's results at most.
-      yield { ...row, resultsJson: resultsPacked ? unpackJson(resultsPacked) : null };
+      yield row;
     }
     const last = rows.at(-1);
-    if (!last || rows.length < batch) return;
+    if (!last || rows.length < read.batch) return;
     after = last.seq;
+  }
+}
+
+/** Every test in scope in the cache's order, with its raw JSON and (when asked) its raw results. */
+export function* scopedTests(ctx: ReportContext, withResults: boolean): Generator<ScopedTestRow> {
+  type PackedRow = Omit<ScopedTestRow, 'resultsJson'> & { resultsPacked: Uint8Array | null };
+  const rows = scopedRows<PackedRow>(ctx, {
+    columns: `t.store_id AS storeId, tr.raw_json AS testJson,
+      t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
+      t.goal_lift AS goalLift, t.goal_p_win AS goalPWin,
+      ${withResults ? 'rr.raw_packed' : 'NULL'} AS resultsPacked`,
+    joins: `JOIN tests_raw tr ON tr.seq = t.seq
+      ${withResults ? 'LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id' : ''}`,
+    batch: withResults ? BATCH_WITH_RESULTS : BATCH_TESTS_ONLY,
+  });
+  for (const { resultsPacked, ...row } of rows) {
+    // Unpacked one test at a time, as it is written out: memory holds one test's results at most.
+    yield { ...row, resultsJson: resultsPacked ? unpackJson(resultsPacked) : null };
   }
 }
 

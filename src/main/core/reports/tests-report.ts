@@ -1,10 +1,23 @@
-// The `tests` report: one row per test in scope, the API's figures beside Splitbook's own statistics.
+// The `tests` report: one row per test in scope, the API's figures beside Splitbook's own statistics,
+// read from the cache's typed columns and the statistics it keeps with each test's results.
 import { Test, TestResults } from '../../../shared/api';
+import { DECISION_RULES_VERSION, type Decision } from '../../../shared/domain/decisions';
 import { metricOfGoal } from '../../../shared/domain/metrics';
+import {
+  analyseBinary,
+  analyseTest,
+  dailySeries,
+  revenueLift,
+  sampleRatioTest,
+  type TestAnalysis,
+} from '../../../shared/domain/statistics';
+import { dayNumberOfTimestamp } from '../../../shared/domain/statistics/daily';
 import { noteKey, notesFor } from '../db/notes';
-import { analyseTest, type TestAnalysis } from '../../../shared/domain/statistics';
+import { statement } from '../db/statements';
+import { unpackJson } from '../db/values';
 import type { CsvValue } from './csv';
-import { scopedTests } from './source';
+import { resultsHead, type ResultsHead } from './results-text';
+import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 import { fraction, oneLine, parseJson, tagsCell, utc } from './values';
 
@@ -135,16 +148,16 @@ export const TESTS_COLUMNS: readonly Column[] = [
 
 type Goal = { rate: 'cvr' | 'rpv' | 'aov' | 'acr' | 'ctr' } | null;
 
-function goalValue(results: TestResults, side: 'control' | 'variant', goal: Goal): number | null {
+function goalValue(results: ResultsHead, side: 'control' | 'variant', goal: Goal): number | null {
   if (!goal) return null;
   const value = results[side][goal.rate];
   return goal.rate === 'rpv' || goal.rate === 'aov' ? value : fraction(value);
 }
 
-function daysRunning(test: Test, now: number): number | null {
-  const start = test.startAt ? Date.parse(test.startAt) : Number.NaN;
+function daysRunning(startAt: string | null, endAt: string | null, now: number): number | null {
+  const start = startAt ? Date.parse(startAt) : Number.NaN;
   if (!Number.isFinite(start)) return null;
-  const endMs = test.endAt ? Date.parse(test.endAt) : Number.NaN;
+  const endMs = endAt ? Date.parse(endAt) : Number.NaN;
   const end = Number.isFinite(endMs) ? Math.min(endMs, now) : now;
   return Math.max(0, Math.floor((end - start) / DAY_MS));
 }
@@ -158,8 +171,12 @@ function analyse(test: Test, results: TestResults, now: number): TestAnalysis | 
   }
 }
 
-function statisticsCells(analysis: TestAnalysis | null): CsvValue[] {
-  if (!analysis) return [null, null, null, null, null];
+/** p_win, lift_ci_low, lift_ci_high, srm_p and alerts. */
+type StatisticsCells = [number | null, number | null, number | null, number | null, string | null];
+const NO_STATISTICS: StatisticsCells = [null, null, null, null, null];
+
+function statisticsCells(analysis: TestAnalysis | null): StatisticsCells {
+  if (!analysis) return NO_STATISTICS;
   const goal = analysis.goalMetric;
   let pWin: number | null = null;
   let low: number | null = null;
@@ -174,20 +191,49 @@ function statisticsCells(analysis: TestAnalysis | null): CsvValue[] {
     low = revenue?.liftCiLow ?? null;
     high = revenue?.liftCiHigh ?? null;
   }
-  const alerts = analysis.alerts.map((alert) => alert.code).join('; ');
-  return [pWin, low, high, analysis.srm.pValue, alerts === '' ? null : alerts];
+  return [pWin, low, high, analysis.srm.pValue, alertsCell(analysis.alerts.map((a) => a.code))];
 }
 
-/** One row of the tests report from a test and its (validated) results, if any. */
-export function testRow(
+function alertsCell(codes: readonly string[]): string | null {
+  const alerts = codes.join('; ');
+  return alerts === '' ? null : alerts;
+}
+
+/** The cells of a test's own record, in TESTS_COLUMNS' order up to (not including) its results. */
+type TestCells = {
+  id: string;
+  title: string;
+  status: string;
+  stage: string;
+  goal: string;
+  device: string;
+  visitorOption: string;
+  campaign: string | null;
+  tags: string | null;
+  priority: string | null;
+  surfaceArea: string | null;
+  impact: number | null;
+  effort: number | null;
+  implemented: boolean | null;
+  createdAt: string;
+  startAt: string | null;
+  endAt: string | null;
+  controlTraffic: number;
+  variantTraffic: number | null;
+  hypothesis: string | null;
+};
+
+/** The row without its note and decision cells: the test's cells, its results' and the statistics. */
+function rowCells(
   storeName: string,
   storeId: string,
-  test: Test,
-  results: TestResults | null,
+  test: TestCells,
+  results: ResultsHead | null,
+  lifecycle: { tier: string | null; leading: string | null },
+  statistics: StatisticsCells,
   now: number,
 ): CsvValue[] {
   const goal: Goal = metricOfGoal(test.goal);
-  const lifecycle = results?.lifecycle ?? null;
   return [
     storeName,
     storeId,
@@ -198,8 +244,8 @@ export function testRow(
     test.goal,
     test.device,
     test.visitorOption,
-    test.campaign ? (test.campaign.name ?? test.campaign.id ?? null) : null,
-    tagsCell(test.tags.map((tag) => tag.name)),
+    test.campaign,
+    test.tags,
     test.priority,
     test.surfaceArea,
     test.impact,
@@ -208,9 +254,9 @@ export function testRow(
     utc(test.createdAt),
     utc(test.startAt),
     utc(test.endAt),
-    daysRunning(test, now),
-    test.control.traffic,
-    test.variant?.traffic ?? null,
+    daysRunning(test.startAt, test.endAt, now),
+    test.controlTraffic,
+    test.variantTraffic,
     results?.control.visitors ?? null,
     results?.variant.visitors ?? null,
     goal?.rate ?? null,
@@ -218,16 +264,322 @@ export function testRow(
     results ? goalValue(results, 'variant', goal) : null,
     results ? fraction(results.lift) : null,
     results?.variantProbabilityWin ?? null,
-    lifecycle?.tier ?? null,
-    lifecycle?.leadingVariant ?? null,
-    test.hypothesisDescription,
-    ...(results ? statisticsCells(analyse(test, results, now)) : [null, null, null, null, null]),
+    lifecycle.tier,
+    lifecycle.leading,
+    test.hypothesis,
+    ...statistics,
   ];
 }
 
-/** A cached test record that no longer parses is skipped; a damaged results record leaves its cells empty. */
+/**
+ * One row of the tests report from a parsed test and its (validated) results, if any, with every
+ * statistic computed afresh: the reference the cache-reading rows are checked against, and the row
+ * of a test whose kept statistics cannot be used (see keptStatistics).
+ */
+export function testRow(
+  storeName: string,
+  storeId: string,
+  test: Test,
+  results: TestResults | null,
+  now: number,
+): CsvValue[] {
+  const cells: TestCells = {
+    id: test.id,
+    title: test.title,
+    status: test.status,
+    stage: test.stage,
+    goal: test.goal,
+    device: test.device,
+    visitorOption: test.visitorOption,
+    campaign: test.campaign ? (test.campaign.name ?? test.campaign.id ?? null) : null,
+    tags: tagsCell(test.tags.map((tag) => tag.name)),
+    priority: test.priority,
+    surfaceArea: test.surfaceArea,
+    impact: test.impact,
+    effort: test.effort,
+    implemented: test.implemented,
+    createdAt: test.createdAt,
+    startAt: test.startAt,
+    endAt: test.endAt,
+    controlTraffic: test.control.traffic,
+    variantTraffic: test.variant?.traffic ?? null,
+    hypothesis: test.hypothesisDescription,
+  };
+  const lifecycle = results?.lifecycle ?? null;
+  return rowCells(
+    storeName,
+    storeId,
+    cells,
+    results,
+    { tier: lifecycle?.tier ?? null, leading: lifecycle?.leadingVariant ?? null },
+    results ? statisticsCells(analyse(test, results, now)) : NO_STATISTICS,
+    now,
+  );
+}
+
+/** A test as the report reads it from the cache: its typed columns and what was kept with its results. */
+type CachedTestRow = {
+  seq: number;
+  storeName: string;
+  storeId: string;
+  id: string;
+  title: string;
+  status: string;
+  stage: string;
+  goal: string;
+  device: string;
+  visitorOption: string;
+  campaignId: string | null;
+  campaignName: string | null;
+  tagNames: string;
+  priority: string | null;
+  surfaceArea: string | null;
+  impact: number | null;
+  effort: number | null;
+  implemented: 0 | 1 | null;
+  createdAt: string;
+  updatedAt: string;
+  startAt: string | null;
+  endAt: string | null;
+  hypothesis: string | null;
+  controlTraffic: number;
+  variantTraffic: number | null;
+  /** The data-quality alerts kept on the row (a JSON array of codes), made when the results were written. */
+  alerts: string | null;
+  decision: string | null;
+  decisionReason: string | null;
+  daysToDecision: number | null;
+  goalLift: number | null;
+  goalPWin: number | null;
+  decisionJson: string | null;
+  fetchedAt: string | null;
+  fetchedForUpdatedAt: string | null;
+  tier: string | null;
+  leading: string | null;
+  resultsPacked: Uint8Array | null;
+};
+
+const CACHED_TEST_COLUMNS = `
+  t.store_id AS storeId, t.id, t.title, t.status, t.stage, t.goal, t.device,
+  t.visitor_option AS visitorOption, t.campaign_id AS campaignId, t.campaign_name AS campaignName,
+  t.tag_names AS tagNames, t.priority, t.surface_area AS surfaceArea, t.impact, t.effort, t.implemented,
+  t.created_at AS createdAt, t.updated_at AS updatedAt, t.start_at AS startAt, t.end_at AS endAt,
+  t.hypothesis,
+  json_extract(tr.raw_json, '$.control.traffic') AS controlTraffic,
+  json_extract(tr.raw_json, '$.variant.traffic') AS variantTraffic,
+  t.alerts, t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
+  t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, d.decision_json AS decisionJson,
+  r.fetched_at AS fetchedAt, r.test_updated_at AS fetchedForUpdatedAt, r.tier,
+  r.leading_variant AS leading, rr.raw_packed AS resultsPacked`;
+const CACHED_TEST_JOINS = `
+  JOIN tests_raw tr ON tr.seq = t.seq
+  LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
+  LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id
+  LEFT JOIN tests_decision d ON d.seq = t.seq`;
+
+function cachedCells(row: CachedTestRow): TestCells {
+  const tags = parseJson(row.tagNames);
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    stage: row.stage,
+    goal: row.goal,
+    device: row.device,
+    visitorOption: row.visitorOption,
+    campaign: row.campaignName ?? row.campaignId,
+    tags: tagsCell(Array.isArray(tags) ? tags.map(String) : []),
+    priority: row.priority,
+    surfaceArea: row.surfaceArea,
+    impact: row.impact,
+    effort: row.effort,
+    implemented: row.implemented === null ? null : row.implemented === 1,
+    createdAt: row.createdAt,
+    startAt: row.startAt,
+    endAt: row.endAt,
+    controlTraffic: row.controlTraffic,
+    variantTraffic: row.variantTraffic,
+    hypothesis: row.hypothesis,
+  };
+}
+
+/**
+ * Whether the alerts kept on the row are the ones this export would make: they were made from this
+ * very test record (its updatedAt is the one the results were fetched for) with the results' fetch
+ * time as the clock, and the only rule that reads the clock (missing days of a test without an end)
+ * gives the same answer on the export's day.
+ */
+function keptAlertsHold(row: CachedTestRow, now: number): boolean {
+  if (row.alerts === null || row.fetchedAt === null) return false;
+  if (row.fetchedForUpdatedAt !== row.updatedAt) return false;
+  if (dayNumberOfTimestamp(row.endAt) !== null) return true;
+  const fetched = Date.parse(row.fetchedAt);
+  return Number.isFinite(fetched) && Math.floor(fetched / DAY_MS) === Math.floor(now / DAY_MS);
+}
+
+/** The binary goal's P(win) and interval as the kept call has them, or null when it cannot say. */
+function keptGoalFigures(
+  row: CachedTestRow,
+  rate: 'cvr' | 'acr' | 'ctr',
+): [number | null, number | null, number | null] | null {
+  const decision = parseJson(row.decisionJson);
+  if (typeof decision !== 'object' || decision === null) return null;
+  const { version, goal } = decision as Partial<Decision>;
+  if (version !== DECISION_RULES_VERSION || !goal || goal.metric !== rate) return null;
+  // The call's goal figures are the binary analysis of the totals when the counts are binary
+  // (approximate: false); otherwise the report, like analyseTest, has none.
+  return goal.approximate ? [null, null, null] : [goal.pWin, goal.liftLow, goal.liftHigh];
+}
+
+/**
+ * The statistics of a test from what the cache keeps: the call's goal figures (else the binary
+ * analysis of the totals, memoised by counts), the revenue interval of the days, the sample-ratio test
+ * of the totals and the row's alerts. Null when they cannot stand for a fresh analysis.
+ */
+function keptStatistics(
+  row: CachedTestRow,
+  resultsText: string,
+  now: number,
+): { results: ResultsHead; statistics: StatisticsCells } | null {
+  if (!keptAlertsHold(row, now)) return null;
+  const alerts = parseJson(row.alerts);
+  if (!Array.isArray(alerts)) return null;
+  const rate = metricOfGoal(row.goal)?.rate ?? null;
+  let results: ResultsHead | null;
+  let low: number | null = null;
+  let high: number | null = null;
+  let pWin: number | null = null;
+  if (rate === 'rpv' || rate === 'aov') {
+    // The revenue interval is made from the days: this record is read whole.
+    const whole = parseJson(resultsText) as TestResults | null;
+    if (typeof whole !== 'object' || whole === null) return null;
+    const revenue = revenueLift(dailySeries(whole.daily).days, rate);
+    results = whole;
+    low = revenue?.liftCiLow ?? null;
+    high = revenue?.liftCiHigh ?? null;
+  } else {
+    results = resultsHead(resultsText) ?? (parseJson(resultsText) as TestResults | null);
+    if (typeof results !== 'object' || results === null) return null;
+    if (rate !== null) {
+      const figures = keptGoalFigures(row, rate);
+      if (figures !== null) [pWin, low, high] = figures;
+      else {
+        const binary = analyseBinary(results.control, results.variant, rate);
+        [pWin, low, high] = [
+          binary?.pWin ?? null,
+          binary?.liftCiLow ?? null,
+          binary?.liftCiHigh ?? null,
+        ];
+      }
+    }
+  }
+  const srm =
+    row.variantTraffic === null
+      ? null
+      : sampleRatioTest(
+          results.control.visitors,
+          results.variant.visitors,
+          row.controlTraffic,
+          row.variantTraffic,
+        ).pValue;
+  return { results, statistics: [pWin, low, high, srm, alertsCell(alerts.map(String))] };
+}
+
+/** The row of a test whose kept statistics cannot be used: its records parsed and analysed afresh. */
+function analysedRow(
+  ctx: ReportContext,
+  row: CachedTestRow,
+  resultsText: string | null,
+): CsvValue[] | null {
+  const raw = statement<{ json: string }>(
+    ctx.db,
+    `SELECT raw_json AS json FROM tests_raw WHERE seq = ?`,
+  ).get(row.seq);
+  const test = Test.safeParse(parseJson(raw?.json ?? null));
+  if (!test.success) return null;
+  const results = resultsText === null ? null : TestResults.safeParse(parseJson(resultsText));
+  return testRow(
+    row.storeName,
+    row.storeId,
+    test.data,
+    results?.success ? results.data : null,
+    ctx.scope.now,
+  );
+}
+
+/**
+ * The cells of one cached test: its typed columns and the statistics kept with its results; a test
+ * whose kept statistics would differ from a fresh analysis (see keptAlertsHold) is analysed afresh,
+ * and is then skipped when its record no longer parses, as it always was.
+ */
+function cachedRow(ctx: ReportContext, row: CachedTestRow): CsvValue[] | null {
+  const now = ctx.scope.now;
+  const lifecycle = { tier: row.tier, leading: row.leading };
+  if (row.resultsPacked === null) {
+    return rowCells(
+      row.storeName,
+      row.storeId,
+      cachedCells(row),
+      null,
+      lifecycle,
+      NO_STATISTICS,
+      now,
+    );
+  }
+  const text = unpackJson(row.resultsPacked);
+  let kept: ReturnType<typeof keptStatistics>;
+  try {
+    kept = keptStatistics(row, text, now);
+  } catch {
+    // A record the reads above cannot take is analysed as it always was, failures included.
+    kept = null;
+  }
+  if (kept === null) return analysedRow(ctx, row, text);
+  return rowCells(
+    row.storeName,
+    row.storeId,
+    cachedCells(row),
+    kept.results,
+    lifecycle,
+    kept.statistics,
+    now,
+  );
+}
+
+/**
+ * One row per test, read from the typed columns and what the cache keeps with the results (the
+ * list's alerts, the call's goal figures): records are validated once, when synced, and analysed once,
+ * when their results are written, never again per export.
+ */
 export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
   // Notes are short and few (one per test at most): read once, looked up per row.
+  const notes = notesFor(ctx.db, ctx.scope.filter.storeId);
+  const rows = scopedRows<CachedTestRow>(ctx, {
+    columns: CACHED_TEST_COLUMNS,
+    joins: CACHED_TEST_JOINS,
+    batch: BATCH_WITH_RESULTS,
+  });
+  for (const row of rows) {
+    const cells = cachedRow(ctx, row);
+    if (cells === null) continue;
+    const note = notes.get(noteKey(row.storeId, row.id)) ?? '';
+    yield [
+      ...cells,
+      note === '' ? null : note,
+      row.decision,
+      row.decisionReason === null ? null : oneLine(row.decisionReason),
+      row.daysToDecision,
+      row.goalLift,
+      row.goalPWin,
+    ];
+  }
+}
+
+/**
+ * The rows as every statistic analysed afresh from the parsed records would give them: what testsRows
+ * gave before it read the cache's statistics, kept as the reference its test compares with.
+ */
+export function* analysedTestsRows(ctx: ReportContext): Generator<CsvValue[]> {
   const notes = notesFor(ctx.db, ctx.scope.filter.storeId);
   for (const row of scopedTests(ctx, true)) {
     const test = Test.safeParse(parseJson(row.testJson));

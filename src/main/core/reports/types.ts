@@ -46,6 +46,12 @@ export interface ReportDefinition {
   columns: readonly Column[];
   /** Data rows only (no header), in the columns' order, read in small batches so memory stays flat. */
   rows(ctx: ReportContext): Iterable<CsvValue[]>;
+  /**
+   * The same rows as text, for a report of millions of rows: each number as String(n) writes it (its
+   * text in the cached record), each boolean as 'true' or 'false', text and dates as in `rows`. The
+   * writers use it when present and never convert a number; a test checks it against `rows`.
+   */
+  textRows?(ctx: ReportContext): Iterable<readonly (string | null)[]>;
 }
 
 /** A text column. */

@@ -17,6 +17,12 @@ export function fraction(percent: number | null | undefined): number | null {
   return typeof percent === 'number' && Number.isFinite(percent) ? Number(`${percent}e-2`) : null;
 }
 
+/** fraction()'s result as text, from the percent's text (a cached record's number as written). */
+export function fractionText(percent: string): string {
+  const value = Number(`${percent}e-2`);
+  return Number.isFinite(value) ? String(value) : '';
+}
+
 /** A field of an untyped record as a finite number, or null. */
 export function num(record: unknown, key: string): number | null {
   if (typeof record !== 'object' || record === null) return null;

@@ -1,0 +1,128 @@
+// Reads a cached results record's JSON text without parsing all of it: the totals before its daily
+// series, and the daily series' figures as the number texts they were written with.
+//
+// Why this is exact: the text is JSON.stringify's output of a record validated when it was synced
+// (db/results.ts, packJson): no whitespace, each key once, every number written as String(n). So a
+// number's text in it IS the text a CSV cell of that number holds, and a record laid out as the schema
+// lays it out can be read by position. Anything else (an unknown field among the daily figures, a
+// segment inside a day, a day key that is not a date) is not matched, and the caller reads that record
+// the general way, with JSON.parse.
+import { SEGMENTS, SIDE_METRICS, type TestResults } from '../../../shared/api/results';
+
+/** What the reports read of a record before its daily series: the API's totals and figures. */
+export type ResultsHead = Pick<
+  TestResults,
+  'lift' | 'variantProbabilityWin' | 'control' | 'variant'
+>;
+
+const DAILY_KEY = ',"daily":';
+
+/**
+ * The record's members before `daily`, parsed, or null when its text is not laid out so (the caller
+ * parses it whole). `,"daily":` can only be a key (inside a JSON string every quote is escaped); when
+ * the first one found is not the record's own, the text before it is not a JSON object once closed,
+ * so the parse fails and null is returned: a wrong cut is never read as the record.
+ */
+export function resultsHead(text: string): ResultsHead | null {
+  const cut = text.indexOf(DAILY_KEY);
+  if (cut < 0) return null;
+  let head: unknown;
+  try {
+    head = JSON.parse(`${text.slice(0, cut)}}`);
+  } catch {
+    return null;
+  }
+  if (typeof head !== 'object' || head === null) return null;
+  const { control, variant } = head as Partial<ResultsHead>;
+  if (typeof control !== 'object' || control === null) return null;
+  if (typeof variant !== 'object' || variant === null) return null;
+  return head as ResultsHead;
+}
+
+/** The daily figures the `daily` report shows of each side, in its columns' order. */
+export const DAILY_FIGURES = [
+  'visitors',
+  'visits',
+  'clicks',
+  'carts',
+  'conversions',
+  'orders',
+  'revenue',
+  'cvr',
+  'acr',
+  'ctr',
+  'aov',
+  'rpv',
+] as const;
+export type DailyFigure = (typeof DAILY_FIGURES)[number];
+
+/**
+ * One side of one day as the schema writes it: every metric in SIDE_METRICS' order, each a number or
+ * null, then the four segments null. DAILY_FIGURES are captured, in the order they appear.
+ */
+function sidePattern(): { source: string; captured: DailyFigure[] } {
+  const captured: DailyFigure[] = [];
+  const wanted = new Set<string>(DAILY_FIGURES);
+  // A JSON value made of these characters only is a number (the text is valid JSON); or null.
+  const members = SIDE_METRICS.map((metric) => {
+    if (!wanted.has(metric)) return `"${metric}":(?:[-+.\\deE]+|null)`;
+    captured.push(metric as DailyFigure);
+    return `"${metric}":([-+.\\deE]+|null)`;
+  });
+  const segments = SEGMENTS.map((segment) => `"${segment}":null`);
+  return { source: `\\{${[...members, ...segments].join(',')}\\}`, captured };
+}
+
+const SIDE = sidePattern();
+/** Where each of a side's figures is in a day's match (1 is the date). */
+export type FigureIndex = Readonly<Record<DailyFigure, number>>;
+
+function figureIndex(offset: number): FigureIndex {
+  const index = {} as Record<DailyFigure, number>;
+  for (const figure of DAILY_FIGURES) index[figure] = offset + SIDE.captured.indexOf(figure);
+  return index;
+}
+
+const CONTROL_AT = figureIndex(2);
+const VARIANT_AT = figureIndex(2 + SIDE.captured.length);
+/** One member of `daily`: an ISO date key, its performance of the two sides, and what follows it. */
+const DAY = new RegExp(
+  `"(\\d{4}-\\d{2}-\\d{2})":\\{"performance":\\{"control":${SIDE.source},"variant":${SIDE.source}\\}\\}([,}])`,
+  'y',
+);
+
+/**
+ * One day of the daily series as matched: the date at index 1, then each side's DAILY_FIGURES as written
+ * (a number's text, or 'null'), the control's at CONTROL_AT and the variant's at VARIANT_AT.
+ */
+export type DayMatch = RegExpExecArray;
+export { CONTROL_AT, VARIANT_AT };
+
+/**
+ * The record's daily series in date order, as matched, or null when the record is not laid out as the
+ * schema lays it out (the caller then parses it whole). The daily report reads a year of days per
+ * test this way at a fraction of a full parse, and never converts a number.
+ */
+export function dailyMatches(text: string): DayMatch[] | null {
+  // The head parses only when this is the record's own `daily` (see resultsHead).
+  if (resultsHead(text) === null) return null;
+  const start = text.indexOf(DAILY_KEY) + DAILY_KEY.length;
+  if (text.charCodeAt(start) !== 123 /* { */) return null;
+  const days: DayMatch[] = [];
+  if (text.charCodeAt(start + 1) === 125 /* } */) return days;
+  DAY.lastIndex = start + 1;
+  let sorted = true;
+  let previous = '';
+  for (;;) {
+    const match = DAY.exec(text);
+    if (match === null) return null;
+    const date = match[1] ?? '';
+    if (date <= previous) sorted = false;
+    previous = date;
+    days.push(match);
+    if (match[match.length - 1] === '}') break;
+  }
+  // JSON.stringify keeps the API's order, which is the dates' as a rule: sort only when it is not.
+  if (!sorted) days.sort((a, b) => ((a[1] ?? '') < (b[1] ?? '') ? -1 : 1));
+  return days;
+}

@@ -1,0 +1,133 @@
+// The tests and daily reports read what the cache keeps (typed columns, the list's statistics, the
+// daily figures as written) instead of parsing and analysing every record: their CSV must be byte for
+// byte what parsing and analysing every record afresh gives, on the report fixture (odd records
+// included) and on a bulk store, at the results' fetch time and days later.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE, USER_DATA_FILE } from '../../src/main/core/create-core';
+import { openDatabase, type Db } from '../../src/main/core/db';
+import { csvRow, csvTextRows, type CsvValue } from '../../src/main/core/reports/csv';
+import { dailyReport, dailyRows, dailyTextRows } from '../../src/main/core/reports/daily-report';
+import { NUMBER_KINDS } from '../../src/main/core/reports/export';
+import { dailyMatches } from '../../src/main/core/reports/results-text';
+import { analysedTestsRows, testsRows } from '../../src/main/core/reports/tests-report';
+import type { ReportContext } from '../../src/main/core/reports/types';
+import { unpackJson } from '../../src/main/core/db/values';
+import { TestFilter } from '../../src/shared/contract';
+import { uuid } from '../db/fixtures';
+import { fillBulkStore } from './bulk';
+import { reportFixture } from './support';
+
+const DAY_MS = 86_400_000;
+/** The bulk store's sync (and results' fetch) time. */
+const BULK_NOW = Date.parse('2026-05-10T09:00:00Z');
+const BULK_TESTS = 60;
+
+let fixture: Awaited<ReturnType<typeof reportFixture>>;
+let db: Db;
+
+beforeAll(async () => {
+  fixture = await reportFixture();
+  db = openDatabase(join(fixture.dir, DATABASE_FILE), {
+    userDataFile: join(fixture.dir, USER_DATA_FILE),
+  });
+  fillBulkStore(db, { storeId: 'bulk', name: 'Bulk', tests: BULK_TESTS, days: 40, now: BULK_NOW });
+}, 120_000);
+afterAll(async () => {
+  db.close();
+  await fixture.remove();
+});
+
+function context(storeId: string | null, now: number): ReportContext {
+  return {
+    db,
+    scope: { filter: TestFilter.parse({ storeId }), testId: null, now },
+    progress: { done: 0, total: null },
+  };
+}
+
+const csv = (rows: Iterable<CsvValue[]>) => [...rows].map(csvRow).join('');
+
+/** The demo store's results were fetched when the fixture synced it: its rows hold at that time. */
+function demoFetchedAt(): number {
+  const row = db
+    .prepare<[], { at: string }>(
+      `SELECT max(fetched_at) AS at FROM results WHERE store_id = 'demo'`,
+    )
+    .get();
+  return Date.parse(row?.at ?? '');
+}
+
+describe('tests report from the cache', () => {
+  it('is byte for byte the report of every record parsed and analysed afresh, at any time', () => {
+    const times = [
+      demoFetchedAt(),
+      BULK_NOW,
+      BULK_NOW + 3 * DAY_MS,
+      Date.parse('2026-03-01T12:00:00Z'),
+    ];
+    for (const storeId of [null, 'demo', 'bulk']) {
+      for (const now of times) {
+        const fresh = csv(analysedTestsRows(context(storeId, now)));
+        expect(fresh.length).toBeGreaterThan(0);
+        expect(csv(testsRows(context(storeId, now))), `${storeId} at ${now}`).toBe(fresh);
+      }
+    }
+  });
+
+  it('reads the call’s goal figures, and analyses the totals where the call cannot say', () => {
+    // A call of other rules (or none) is not read: the binary analysis of the totals stands in.
+    db.prepare(
+      `UPDATE tests_decision SET decision_json = json_set(decision_json, '$.version', 0)
+       WHERE seq IN (SELECT seq FROM tests WHERE store_id = 'bulk' AND seq % 2 = 0)`,
+    ).run();
+    db.prepare(
+      `DELETE FROM tests_decision WHERE seq IN (SELECT seq FROM tests WHERE store_id = 'bulk' AND seq % 3 = 0)`,
+    ).run();
+    const fresh = csv(analysedTestsRows(context('bulk', BULK_NOW)));
+    expect(csv(testsRows(context('bulk', BULK_NOW)))).toBe(fresh);
+  });
+
+  it('reads a test whose kept statistics hold from the cache alone, and analyses the others afresh', () => {
+    const before = csv(testsRows(context('bulk', BULK_NOW)));
+    const later = csv(testsRows(context('bulk', BULK_NOW + 3 * DAY_MS)));
+    // Records that no longer parse: a fresh analysis skips them, as the report always did.
+    db.prepare(
+      `UPDATE tests_raw SET raw_json = json_set(raw_json, '$.title', 7)
+       WHERE seq IN (SELECT seq FROM tests WHERE store_id = 'bulk')`,
+    ).run();
+    // On the day the results were fetched, every row is read from the cache: none is lost.
+    expect(csv(testsRows(context('bulk', BULK_NOW)))).toBe(before);
+    // Days later the missing-days rule of a running test reads another clock than the kept alerts':
+    // those tests are analysed afresh, so their (now unreadable) records are skipped.
+    const rows = csv(testsRows(context('bulk', BULK_NOW + 3 * DAY_MS)));
+    expect(later.split('\r\n')).toHaveLength(BULK_TESTS + 1);
+    expect(rows).toBe('');
+  });
+});
+
+describe('daily report from the cached text', () => {
+  it('gives the very rows of the parsed records, each number as String(n) writes it', () => {
+    const number = dailyReport.columns.map((c) => NUMBER_KINDS.has(c.kind));
+    for (const storeId of [null, 'demo', 'bulk']) {
+      const rows = [...dailyRows(context(storeId, BULK_NOW))];
+      const texts = [...dailyTextRows(context(storeId, BULK_NOW))];
+      expect(rows.length).toBeGreaterThan(0);
+      expect(texts).toEqual(rows.map((row) => row.map((v) => (v === null ? null : String(v)))));
+      const line = csvTextRows(number);
+      expect(texts.map(line).join('')).toBe(rows.map(csvRow).join(''));
+    }
+  });
+
+  it('reads a record laid out otherwise (a day key that is no date) by parsing it whole', () => {
+    const row = db
+      .prepare<[string], { packed: Uint8Array }>(
+        `SELECT raw_packed AS packed FROM results_raw WHERE store_id = 'demo' AND test_id = ?`,
+      )
+      .get(uuid(9001, 1));
+    expect(row).toBeDefined();
+    expect(dailyMatches(unpackJson(row?.packed ?? new Uint8Array()))).toBeNull();
+    const ids = [...dailyTextRows(context('demo', BULK_NOW))].map((r) => r[2]);
+    expect(ids).toContain(uuid(9001, 1));
+  });
+});
