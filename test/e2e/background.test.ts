@@ -42,6 +42,8 @@ let storeId: string;
 let tests: Test[];
 
 type Recorded = { title: string; body: string };
+/** Script errors of either page; the run must end with none. */
+const pageErrors: string[] = [];
 
 /** A page of the window; the browser's notifications are recorded as the page creates them. */
 async function openPage(permission: 'granted' | 'denied'): Promise<Page> {
@@ -50,31 +52,31 @@ async function openPage(permission: 'granted' | 'denied'): Promise<Page> {
     permissions: permission === 'granted' ? ['notifications'] : [],
   });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.addInitScript((allowed: string) => {
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The page's Notification, recording what the app shows (a script: the test's own code has no DOM).
+  await page.addInitScript(`(() => {
     const Real = window.Notification;
-    const shown: { title: string; body: string }[] = [];
-    const made: Notification[] = [];
+    const shown = [];
+    const made = [];
     class Recording extends Real {
-      constructor(title: string, options?: NotificationOptions) {
+      constructor(title, options) {
         super(title, options);
-        shown.push({ title, body: options?.body ?? '' });
+        shown.push({ title, body: (options && options.body) || '' });
         made.push(this);
       }
     }
     // A page the user did not allow: the browser says so.
     Object.defineProperty(Recording, 'permission', {
-      get: () => (allowed === 'granted' ? Real.permission : 'denied'),
+      get: () => (${JSON.stringify(permission)} === 'granted' ? Real.permission : 'denied'),
     });
     Object.assign(window, { Notification: Recording, recordedNotices: shown, madeNotices: made });
-  }, permission);
+  })()`);
   await page.goto(server.host.url);
   return page;
 }
 
-const recorded = (page: Page) =>
-  page.evaluate(() => (window as unknown as { recordedNotices: Recorded[] }).recordedNotices);
+const recorded = async (page: Page) =>
+  (await page.evaluate('window.recordedNotices')) as Recorded[];
 const toasts = (page: Page) => page.getByTestId('ready-toast');
 const advance = (ms: number) => time.advance(ms, () => watch.idle());
 
@@ -186,10 +188,7 @@ describe('ready for a call, in the window', { timeout: 60_000 }, () => {
     await denied.screenshot({ path: resolve(SHOTS, 'toast.png') });
 
     // Clicking the system's notification brings the window to the test on the Decisions view.
-    await granted.evaluate(() => {
-      const made = (window as unknown as { madeNotices: Notification[] }).madeNotices;
-      made[0]?.dispatchEvent(new Event('click'));
-    });
+    await granted.evaluate(`window.madeNotices[0].dispatchEvent(new Event('click'))`);
     await onDecisions(granted, first);
 
     // Looking at the view clears the badge (in every window).
@@ -228,5 +227,6 @@ describe('ready for a call, in the window', { timeout: 60_000 }, () => {
     expect(await recorded(granted)).toHaveLength(1);
     expect(await toasts(denied).count()).toBe(0);
     expect(await granted.getByTestId('decisions-badge').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });
