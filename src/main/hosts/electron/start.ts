@@ -129,7 +129,13 @@ async function start(source: RendererSource): Promise<void> {
         window.focus();
       }
     },
-    send: (name, payload) => sendEvent(contents(), name, payload),
+    // A window opened by the click gets the event once its page has loaded (and subscribed).
+    send: (name, payload) => {
+      const target = contents();
+      if (target?.isLoading())
+        target.once('did-finish-load', () => sendEvent(target, name, payload));
+      else sendEvent(target, name, payload);
+    },
   });
   forwardEvents(core, contents, notices.shownHere);
   followMachine(core, { net, powerMonitor });
