@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestListInput } from '../../src/shared/contract';
 import { createCore, type CoreDeps } from '../../src/main/core/create-core';
+import { sourceSyncThread } from '../../src/main/core/sync/thread/source';
 import type { Core } from '../../src/main/core/types';
 import {
   createKeychainSecretStore,
@@ -13,6 +14,13 @@ import {
 } from '../../src/main/core/secrets';
 
 export const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';
+
+/**
+ * Syncs on their own thread, as every host runs them (the vitest project `sync-thread` sets it): a core
+ * given its own `fetch` (an in-process simulator) keeps syncs on the calling thread, which a thread
+ * cannot take; a fake clock crosses as an offset from the system's.
+ */
+export const onSyncThread = process.env.SPLITBOOK_TEST_SYNC_THREAD === '1';
 
 export function testSecrets(): SecretStore {
   return realKeyring
@@ -26,11 +34,13 @@ export function tempDir(prefix = 'splitbook-test-'): { path: string; remove(): v
 }
 
 export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = {}): Promise<Core> {
+  const threaded = onSyncThread && !overrides.fetch && !('syncThread' in overrides);
   return createCore({
     dataDir,
     secrets: testSecrets(),
     host: 'cli',
     version: '0.0.0-test',
+    ...(threaded ? { syncThread: sourceSyncThread() } : {}),
     ...overrides,
   });
 }

@@ -118,6 +118,24 @@ describe('syncs on the sync thread', () => {
     expect(report.problem?.title).toBe('No API key for this store');
   });
 
+  it("reads the core's own clock when it has one (the tests' frozen or simulated time)", async () => {
+    await core.close();
+    let now = Date.parse('2026-03-02T09:00:00.000Z');
+    core = await startCore(dir.path, { syncThread: sourceSyncThread(), clock: () => now });
+    const store = await addStore();
+    const first = await syncStore(core, store.id);
+    expect(first).toMatchObject({
+      outcome: 'ok',
+      startedAt: '2026-03-02T09:00:00.000Z',
+      finishedAt: '2026-03-02T09:00:00.000Z',
+    });
+    // Time moved by the test is what the next run reads.
+    now += 3 * 86_400_000;
+    expect((await syncStore(core, store.id)).finishedAt).toBe('2026-03-05T09:00:00.000Z');
+    const summary = (await core.services.stores.list({})).find((s) => s.id === store.id);
+    expect(summary?.sync.lastSyncedAt).toBe('2026-03-05T09:00:00.000Z');
+  });
+
   it('runs from the built file the Electron app ships (out/main/sync-worker.js) under plain Node', async () => {
     await core.close();
     const built = join(process.cwd(), 'out', 'main', 'sync-worker.js');

@@ -88,8 +88,8 @@ export interface CoreDeps {
   pushOnEdit?: boolean;
   /**
    * Run syncs on a thread of their own (sync/thread/), so the main thread stays free to answer the
-   * window. The hosts set it; left out, syncs run on the calling thread (with `fetch` and `clock`
-   * as given, which a thread cannot take).
+   * window. The hosts set it; left out, syncs run on the calling thread (with `fetch` as given,
+   * which a thread cannot take; a `clock` of the core's own the thread is shown, sync/thread/protocol.ts).
    */
   syncThread?: SyncThreadOptions;
   /**

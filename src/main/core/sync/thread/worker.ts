@@ -10,52 +10,63 @@ import { createStoreRegistry } from '../../stores/registry';
 import { classifyFailure } from '../outcome';
 import { createSyncEngine, type SyncEngine } from '../run';
 import { createStoreLocks } from '../store-lock';
-import type { FromThread, SyncThreadInit, ToThread } from './protocol';
+import { createLink, type Link } from './link';
+import {
+  MAIN_METHODS,
+  threadProblem,
+  type FromThread,
+  type MainMethods,
+  type SyncThreadInit,
+  type ThreadMethods,
+  type ToThread,
+} from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('sync/thread/worker.ts runs only as a worker thread');
-const init = workerData as SyncThreadInit;
+const init: SyncThreadInit = workerData;
 const post = (message: FromThread) => port.postMessage(message);
 
-let nextId = 1;
-const keyRequests = new Map<number, { resolve(key: string): void; reject(e: unknown): void }>();
+/** The core's clock: the system's, or the reading of its own the main thread last showed (protocol.ts). */
+const reading = init.clock && new BigInt64Array(init.clock);
+const clock = reading ? () => Number(Atomics.load(reading, 0)) : Date.now;
 
 /** Keys come from the main thread, which holds the keychain and the session-only keys. */
+let main: Link<MainMethods> | null = null;
 const keys: Pick<KeyRing, 'get'> = {
-  get: (storeId, storeName) =>
-    new Promise<string>((resolve, reject) => {
-      const id = nextId++;
-      keyRequests.set(id, { resolve, reject });
-      post({ type: 'key', id, storeId, storeName });
-    }),
+  get(storeId, storeName) {
+    if (!main) return Promise.reject(new Error('The sync thread is not connected yet'));
+    return main.remote.keys.get({ storeId, storeName });
+  },
 };
 
-function start(): { db: Db; engine: SyncEngine } | null {
+function start(): { db: Db; engine: SyncEngine } | ProblemError {
   let db: Db;
   try {
     // The main thread checked and migrated the file when it opened it.
     db = openDatabase(init.cacheFile, { userDataFile: init.userDataFile, quickCheck: false });
   } catch (error) {
-    const { problem } = classifyFailure(error);
-    if (problem) post({ type: 'unusable', problem });
-    return null;
+    const problem =
+      classifyFailure(error).problem ?? threadProblem('The sync thread could not open the cache.');
+    post({ type: 'unusable', problem });
+    return new ProblemError(problem);
   }
   let demo: DemoStore | null = null;
   const stores = createStoreRegistry({
     db,
     keys,
     fetch: globalThis.fetch,
-    demoStore: () => (demo ??= createDemoStore({ clock: Date.now, ...init.demo })),
+    demoStore: () => (demo ??= createDemoStore({ clock, ...init.demo })),
   });
   const engine = createSyncEngine({
     db,
     lock: createStoreLocks(init.dataDir),
     clientFor: stores.clientFor,
-    clock: Date.now,
+    clock,
     perPage: init.perPage,
     resultsConcurrency: init.resultsConcurrency,
     onProgress: (progress) => post({ type: 'progress', progress }),
-    onFinished: (report) => post({ type: 'finished', report }),
+    // A run's report is the answer to its call (below), so the main thread hears of it once.
+    onFinished: () => undefined,
     onEditsChanged: (storeId) => post({ type: 'editsChanged', storeId }),
     rememberRate: stores.rememberRate,
   });
@@ -64,38 +75,37 @@ function start(): { db: Db; engine: SyncEngine } | null {
 
 const started = start();
 
+/** What the main thread may call: the engine's calls, or their refusal when the cache would not open. */
+const served: ThreadMethods =
+  started instanceof ProblemError
+    ? {
+        engine: {
+          run: () => Promise.reject(started),
+          cancel: async () => false,
+          cancelAll: async () => undefined,
+          push: async () => null,
+        },
+      }
+    : {
+        engine: {
+          run: (storeId) => started.engine.run(storeId),
+          cancel: async (storeId) => started.engine.cancel(storeId),
+          cancelAll: () => started.engine.cancelAll(),
+          push: (storeId) => started.engine.push(storeId),
+        },
+      };
+
+const link = createLink<MainMethods>({ names: MAIN_METHODS, local: served, post });
+main = link;
+
 port.on('message', (message: ToThread) => {
-  switch (message.type) {
-    case 'run':
-      if (started) void started.engine.run(message.storeId);
-      break;
-    case 'cancel':
-      started?.engine.cancel(message.storeId);
-      break;
-    case 'cancelAll':
-      void (started?.engine.cancelAll() ?? Promise.resolve()).then(() =>
-        post({ type: 'cancelledAll', id: message.id }),
-      );
-      break;
-    case 'push':
-      void (started?.engine.push(message.storeId) ?? Promise.resolve(null))
-        .catch(() => null)
-        .then((summary) => post({ type: 'pushed', id: message.id, summary }));
-      break;
-    case 'key': {
-      const request = keyRequests.get(message.id);
-      keyRequests.delete(message.id);
-      if (!request) break;
-      if (message.key !== null) request.resolve(message.key);
-      else if (message.problem) request.reject(new ProblemError(message.problem));
-      else request.reject(new Error('No key came back from the main thread'));
-      break;
-    }
-    case 'close':
-      void (started?.engine.cancelAll() ?? Promise.resolve()).then(() => {
-        started?.db.close();
-        port.close();
-      });
-      break;
+  if (message.type !== 'close') {
+    link.receive(message);
+    return;
   }
+  const closing = started instanceof ProblemError ? null : started;
+  void (closing?.engine.cancelAll() ?? Promise.resolve()).then(() => {
+    closing?.db.close();
+    port.close();
+  });
 });
