@@ -28,6 +28,11 @@ export const PROBLEM_TYPES = {
   tooLarge: 'splitbook:too-large',
   /** A sync that took most of a store but set some records aside. */
   partial: 'splitbook:partial',
+  /**
+   * A store's new key reads another store (none of its tests are cached): the UI asks whether to
+   * replace the store's cache or add the key as a new store (stores.setKey onDifferentStore).
+   */
+  differentStore: 'splitbook:different-store',
 } as const;
 
 /** An error that carries a problem: thrown by services, turned into data by every host. */

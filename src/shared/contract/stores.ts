@@ -72,14 +72,23 @@ export const stores = {
   add: method(AddStoreInput, StoreSummary),
   openDemo: method(Empty, StoreSummary),
   rename: method(StoreInput.extend({ name: z.string().trim().min(1).max(100) }), StoreSummary),
+  /**
+   * Replaces a store's key and syncs with it. A key whose listing shares no test with the store's
+   * cache reads another store: refused with a 'different-store' problem unless `onDifferentStore` is
+   * 'replace' (the store's cache, unsent edits and review memory go; its name and settings stay).
+   */
   setKey: method(
     StoreInput.extend({
       apiKey: z.string().trim().min(1).max(4096),
       sessionOnly: z.boolean().default(false),
+      onDifferentStore: z.enum(['ask', 'replace']).optional(),
     }),
     StoreSummary,
   ),
   remove: method(StoreInput, z.null()),
   /** The store's own background sync schedule; null: the global setting applies again. */
-  setBackgroundSync: method(StoreInput.extend({ schedule: BackgroundSync.nullable() }), StoreSummary),
+  setBackgroundSync: method(
+    StoreInput.extend({ schedule: BackgroundSync.nullable() }),
+    StoreSummary,
+  ),
 };

@@ -85,6 +85,13 @@ const SAVE_STATE = `
   ON CONFLICT (store_id, test_id) DO UPDATE SET state = excluded.state, results_fetched_at = excluded.results_fetched_at`;
 const TOUCH_STATE = `UPDATE user.test_state SET results_fetched_at = ? WHERE store_id = ? AND test_id = ?`;
 
+/** Forgets what was seen of a store's tests (its key now reads another store): the next sync is a baseline. */
+export function forgetStoreReview(db: Db, storeId: string): void {
+  statement(db, `DELETE FROM user.test_state WHERE store_id = ?`).run(storeId);
+  statement(db, `DELETE FROM user.test_snapshots WHERE store_id = ?`).run(storeId);
+  statement(db, `DELETE FROM user.store_marks WHERE store_id = ?`).run(storeId);
+}
+
 export function writeSnapshot(db: Db, s: SnapshotWrite): void {
   statement(db, INSERT_SNAPSHOT).run(
     s.storeId,

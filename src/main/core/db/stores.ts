@@ -70,6 +70,37 @@ export function deleteStore(db: Db, id: string): boolean {
   return statement(db, DELETE_STORE).run(id).changes > 0;
 }
 
+/**
+ * Drops everything cached of a store but the store itself (name, place, key storage, creation): its key
+ * now reads another store. The row goes and comes back in one transaction, so every table that hangs
+ * off it empties by its foreign key, as a removal would, and the facet counts follow their triggers.
+ */
+export function resetStoreCache(db: Db, id: string): void {
+  const row = statement<StoreDbRow>(db, SELECT_STORE).get(id);
+  if (!row) return;
+  db.transaction(() => {
+    statement(db, DELETE_STORE).run(id);
+    statement(db, INSERT_STORE).run({
+      id,
+      name: row.name,
+      baseUrl: row.base_url,
+      kind: row.kind,
+      keyStorage: row.key_storage,
+      createdAt: row.created_at,
+      position: row.position,
+    });
+  })();
+}
+
+/** Every cached test id of a store, removed ones included. */
+export function cachedTestIds(db: Db, storeId: string): Set<string> {
+  return new Set(
+    statement<{ id: string }>(db, `SELECT id FROM tests WHERE store_id = ?`)
+      .all(storeId)
+      .map((r) => r.id),
+  );
+}
+
 export function listStoreRows(db: Db): StoreRow[] {
   return statement<StoreDbRow>(db, SELECT_STORES).all().map(toStoreRow);
 }

@@ -1,7 +1,13 @@
 // Store services: add, rename, re-key and remove stores, and list them with their sync state.
 import { randomUUID } from 'node:crypto';
 import type { Services, StoreSummary, SyncPhase } from '../../../shared/contract';
-import { appProblem, problem, ProblemError, type Problem } from '../../../shared/problem';
+import {
+  appProblem,
+  problem,
+  PROBLEM_TYPES,
+  ProblemError,
+  type Problem,
+} from '../../../shared/problem';
 import { createApiClient, normaliseBaseUrl } from '../api';
 import { ApiError } from '../api/errors';
 import {
@@ -17,11 +23,18 @@ import {
   type Db,
   type StoreRow,
 } from '../db';
+import { forgetStoreReview } from '../db/review';
+import { cachedTestIds, resetStoreCache } from '../db/stores';
+import { hasUserData } from '../db/user-data/attached';
 import { clearReadOnly, deleteStoreOutbox, outboxCounts, readOnlyReason } from '../outbox';
+import { compareListing } from '../stores/identity';
 import type { SyncEngine } from '../sync/run';
 import type { BackgroundSyncer } from '../sync/background';
 import type { KeyRing } from '../stores/keys';
 import { DEMO_STORE_ID, type StoreRegistry } from '../stores/registry';
+
+/** Tests read from each end of a new key's listing to tell which store it reads. */
+const SAMPLE_PAGE = 50;
 
 export interface StoresServiceDeps {
   db: Db;
@@ -63,8 +76,15 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
     };
   }
 
-  /** One cheap call proves the key and the address before anything is saved. */
-  async function checkKey(baseUrl: string, apiKey: string): Promise<void> {
+  /**
+   * One cheap call proves the key and the address before anything is saved. With `sample`, the ids of
+   * the listing's first and last pages come back too (two calls at most), to tell which store it reads.
+   */
+  async function checkKey(
+    baseUrl: string,
+    apiKey: string,
+    sample = false,
+  ): Promise<{ ids: string[]; listed: number }> {
     const client = createApiClient({
       baseUrl,
       apiKey,
@@ -73,7 +93,15 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       timeoutMs: 10_000,
     });
     try {
-      await client.listTests({ page: 1, perPage: 1 });
+      const perPage = sample ? SAMPLE_PAGE : 1;
+      const first = await client.listTests({ page: 1, perPage });
+      const ids = first.items.map((t) => t.id);
+      const { totalPages, totalCount } = first.pagination;
+      if (sample && totalPages > 1) {
+        const last = await client.listTests({ page: totalPages, perPage });
+        ids.push(...last.items.map((t) => t.id));
+      }
+      return { ids, listed: totalCount };
     } catch (error) {
       if (error instanceof ApiError) throw new ProblemError(checkProblem(error, baseUrl));
       throw error;
@@ -147,7 +175,7 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       deps.changed();
       return summary(row(storeId));
     },
-    async setKey({ storeId, apiKey, sessionOnly }) {
+    async setKey({ storeId, apiKey, sessionOnly, onDifferentStore }) {
       const store = row(storeId);
       if (store.kind === 'demo')
         throw problem(
@@ -156,13 +184,51 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
           'The demo store needs no key',
           'It runs inside Splitbook.',
         );
-      await checkKey(store.baseUrl, apiKey);
+      const listing = await checkKey(store.baseUrl, apiKey, true);
+      // Never mixed silently: a key that lists none of the cached tests reads another store.
+      const identity = compareListing(cachedTestIds(db, storeId), listing.ids, listing.listed);
+      if (!identity.same && onDifferentStore !== 'replace') {
+        throw new ProblemError(
+          appProblem(
+            'differentStore',
+            409,
+            'This key reads another store',
+            `None of the ${identity.sampled} tests this key lists first and last is among the ${identity.cached} tests cached for ${store.name}; it lists ${identity.listed} tests of its own. Replace ${store.name}'s cache with them, or add the key as a new store.`,
+          ),
+        );
+      }
+      // A key put back as it was (a session's key after a restart) changes nothing to sync for; a
+      // replaced key, or one given after a refusal, is synced with at once.
+      const previous = await deps.keys.get(storeId, store.name).catch(() => null);
+      const refused =
+        store.lastOutcome === 'error' &&
+        (store.lastProblem?.type === PROBLEM_TYPES.unauthorized ||
+          store.lastProblem?.type === PROBLEM_TYPES.forbidden);
+      const syncNow = !identity.same || refused || (previous !== null && previous !== apiKey);
+      // A run with the old key ends first: nothing it writes mixes with what the new key reads.
+      if (syncNow) {
+        deps.engine.cancel(storeId);
+        await deps.engine.whenIdle(storeId);
+      }
       const keyStorage = await deps.keys.save(storeId, apiKey, sessionOnly);
       updateStore(db, storeId, { keyStorage });
+      if (!identity.same) {
+        // Another store's tests replace these: the cache, unsent edits and review memory go.
+        resetStoreCache(db, storeId);
+        deleteStoreOutbox(db, storeId);
+        if (hasUserData(db)) forgetStoreReview(db, storeId);
+      }
       // A new key may write where the old one could not, and background syncs start again.
       clearReadOnly(db, storeId);
       deps.stores.forget(storeId);
       deps.background.keyChanged(storeId);
+      // Saved means synced: the store is read with its new key at once (a refused key's banner goes).
+      if (syncNow)
+        deps.engine
+          .run(storeId)
+          .catch((error: unknown) =>
+            console.error('[splitbook] the sync after a new key ended without a report:', error),
+          );
       deps.changed();
       return summary(row(storeId));
     },

@@ -15,10 +15,16 @@ export function nextSyncReport(core: Core, storeId: string): Promise<SyncReport>
   });
 }
 
-/** Starts a sync of the store and resolves with its report; refuses when one is already running. */
+/**
+ * Starts a sync of the store and resolves with its report. A run already going (one a new key started,
+ * say) is waited for first, so the report is of a run that started now.
+ */
 export async function syncAndWait(core: Core, storeId: string): Promise<SyncReport> {
-  const report = nextSyncReport(core, storeId);
-  const { started } = await core.services.sync.start({ storeId });
-  if (!started) throw new Error(`A sync of store ${storeId} is already running`);
-  return report;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const report = nextSyncReport(core, storeId);
+    const { started } = await core.services.sync.start({ storeId });
+    if (started) return report;
+    await report;
+  }
+  throw new Error(`A sync of store ${storeId} kept running: no new one could start`);
 }
