@@ -202,9 +202,12 @@ function axeSource(): string {
   return axeCode;
 }
 
-/** Critical and serious violations, and content outside landmarks ("region", moderate) too. */
+/**
+ * Critical and serious violations, and two moderate ones: content outside landmarks ("region") and a
+ * view without a level-one heading ("page-has-heading-one", issue 21 item 14).
+ */
 const AXE_RUN = `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-  .filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.id === 'region')
+  .filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.id === 'region' || v.id === 'page-has-heading-one')
   .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')))`;
 
 beforeAll(async () => {
@@ -327,6 +330,15 @@ describe('every view holds at every size, in both themes', { timeout: 240_000 },
           await page.locator('.group').first().waitFor();
           await page.locator('.group tbody tr').first().click();
           findings.push(...(await audit(page, `${tag}-5-issues`)));
+
+          // Changes and Portfolio, across all stores (issue 21, item 14).
+          await page.keyboard.press('Control+0');
+          await view(page, 'Changes');
+          await page.getByRole('heading', { level: 1, name: 'Changes' }).waitFor();
+          findings.push(...(await audit(page, `${tag}-6-changes`)));
+          await view(page, 'Portfolio');
+          await page.getByTestId('portfolio-card').first().waitFor();
+          findings.push(...(await audit(page, `${tag}-7-portfolio`)));
           await view(page, 'Tests');
         }
       } finally {

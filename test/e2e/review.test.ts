@@ -102,6 +102,68 @@ describe('review in the window', { timeout: 90_000 }, () => {
     expect(win?.pageErrors).toEqual([]);
   });
 
+  it("lists the user's own sent edit apart, dates in local time with the exact value in a tooltip, titles whole at 900 px (issue 21, 6 and 11)", async () => {
+    const tests = simulator.snapshot(STORE).tests;
+    const [mine, theirs] = tests.filter((t) => t.status === 'active');
+    if (!mine || !theirs) throw new Error('two active tests are needed');
+    const longTitle =
+      'Sticky add-to-cart bar with delivery estimate on product pages for returning mobile visitors';
+    simulator.touchTest(STORE, theirs.id, {
+      title: longTitle,
+      endAt: '2026-12-24T17:30:00.000Z',
+    });
+    await core.services.edits.editTest({
+      storeId,
+      testId: mine.id,
+      changes: { title: 'My own title, sent from Splitbook' },
+    });
+    await page.locator('.store .main', { hasText: STORE }).click();
+    await openView('Changes');
+    await page.keyboard.press('Control+r');
+    const lines = page.getByTestId('change-line');
+    await expect.poll(() => lines.count(), { timeout: 30_000 }).toBe(2);
+    expect(await lines.allTextContents()).not.toContainEqual(
+      expect.stringContaining('My own title'),
+    );
+    // Only the colleague's changes wait for a review; mine is one tick away, listed apart.
+    await expect.poll(() => page.getByTestId('unreviewed').textContent()).toBe('2');
+    await page.getByTestId('show-own').check();
+    const own = page.getByTestId('own-change-line');
+    await expect.poll(() => own.count()).toBe(1);
+    expect(await own.textContent()).toMatch(
+      /Title: your edit, sent from Splitbook: .* → My own title, sent from Splitbook/,
+    );
+    // The end date reads in local time; the stored value is one hover away.
+    const end = lines.filter({ hasText: 'End changed on the server' });
+    const value = end.locator('.value[title="2026-12-24T17:30:00.000Z"]');
+    expect(await value.textContent()).not.toContain('2026-12-24T');
+    expect(await end.locator('time').first().getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(await end.textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}/);
+    // The History tab reads the same way.
+    await end.click();
+    await page.getByRole('tab', { name: 'History' }).click();
+    const historyEnd = page.getByTestId('history').locator('[title="2026-12-24T17:30:00.000Z"]');
+    expect(await historyEnd.textContent()).not.toContain('2026-12-24T');
+    expect(await page.getByTestId('history').textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}/);
+    // At the smallest window, a long title is shown whole (it wraps), not cut.
+    await page.setViewportSize({ width: 900, height: 560 });
+    const cut = await page.evaluate(`(() => {
+      const el = [...document.querySelectorAll('[data-testid="change-line"] .title')].find((e) =>
+        e.textContent.includes(${JSON.stringify(longTitle)}));
+      return !el || getComputedStyle(el).textOverflow === 'ellipsis' || el.scrollWidth > el.clientWidth + 1;
+    })()`);
+    expect(cut).toBe(false);
+    await screens('changes-own');
+    await page
+      .getByRole('tab', { name: 'History' })
+      .click()
+      .catch(() => undefined);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByTestId('mark-reviewed').click();
+    await page.getByText('All reviewed').waitFor();
+    expect(win?.pageErrors).toEqual([]);
+  });
+
   it('shows the portfolio with the outcome definition, and a number opens the filtered list', async () => {
     await page.locator('.all button').click();
     await openView('Portfolio');

@@ -457,3 +457,79 @@ describe('creates', () => {
     expect(await core.services.edits.list({ storeId })).toEqual([]);
   });
 });
+
+describe("the Changes view and the user's own edits (issue 21, 6)", () => {
+  it('lists an edit Splitbook sent and the store confirmed as "your edit", apart from changes made elsewhere', async () => {
+    world = await editsWorld();
+    const { core, storeId, sim } = world;
+    const [mine, theirs] = testsWithStatus(world, LAUNCHED);
+    if (!mine || !theirs) throw new Error('two launched tests are needed');
+    const tag = (await core.services.tags.list({ storeId })).find(
+      (t) => !mine.tags.some((m) => m.id === t.id),
+    );
+    if (!tag) throw new Error('a tag the test does not carry is needed');
+    await core.services.edits.editTest({
+      storeId,
+      testId: mine.id,
+      changes: { title: 'Sent from Splitbook', tagIds: [...mine.tags.map((t) => t.id), tag.id] },
+    });
+    sim.touchTest('Acme', theirs.id, { title: 'Renamed by a colleague' });
+    const report = await syncStore(core, storeId);
+    expect(report.edits?.sent).toBe(1);
+
+    const changes = await core.services.review.changes({
+      storeId,
+      since: null,
+      probabilityThreshold: 0.1,
+    });
+    const own = changes.lines.filter(
+      (l) => l.testId === mine.id && (l.field === 'title' || l.field === 'tags'),
+    );
+    expect(own.map((l) => [l.field, l.own]).sort()).toEqual([
+      ['tags', 'sent'],
+      ['title', 'sent'],
+    ]);
+    expect(own.find((l) => l.field === 'title')?.summary).toMatch(
+      /^Title: your edit, sent from Splitbook: .* → “Sent from Splitbook”$/,
+    );
+    const other = changes.lines.find((l) => l.testId === theirs.id && l.field === 'title');
+    expect(other).toMatchObject({ own: null, to: 'Renamed by a colleague' });
+    expect(other?.summary).toMatch(/changed on the server/);
+    // My edits are not counted as changes to review.
+    expect(changes.stores[0]).toMatchObject({
+      count: changes.lines.filter((l) => l.own === null).length,
+      ownCount: 2,
+    });
+
+    // Changed again elsewhere after my edit: then it is their change.
+    sim.touchTest('Acme', mine.id, { title: 'Their title after mine' });
+    await syncStore(core, storeId);
+    const later = await core.services.review.changes({
+      storeId,
+      since: null,
+      probabilityThreshold: 0.1,
+    });
+    expect(later.lines.find((l) => l.testId === mine.id && l.field === 'title')).toMatchObject({
+      own: null,
+      to: 'Their title after mine',
+    });
+  }, 30_000);
+
+  it('lists an edit the store refused, still waiting in the outbox, as "your edit, not yet sent"', async () => {
+    world = await editsWorld({ readOnly: true });
+    const { core, storeId } = world;
+    const test = testWithStatus(world, LAUNCHED);
+    const priority = test.priority === 'low' ? 'high' : 'low';
+    await core.services.edits.editTest({ storeId, testId: test.id, changes: { priority } });
+    await syncStore(core, storeId);
+    expect((await core.services.edits.list({ storeId }))[0]?.state).toBe('failed');
+    const changes = await core.services.review.changes({
+      storeId,
+      since: null,
+      probabilityThreshold: 0.1,
+    });
+    const line = changes.lines.find((l) => l.testId === test.id && l.field === 'priority');
+    expect(line).toMatchObject({ own: 'unsent', to: priority });
+    expect(changes.stores[0]?.count).toBe(0);
+  }, 30_000);
+});

@@ -37,6 +37,11 @@ export const ChangeLine = z.object({
   at: z.string(),
   /** The line as a sentence, for the CLI and screen readers. */
   summary: z.string(),
+  /**
+   * The user's own edit, not a change made elsewhere: 'sent' when Splitbook sent it and the store
+   * confirmed it, 'unsent' while it waits to be sent; null for a change made on the server.
+   */
+  own: z.enum(['sent', 'unsent']).nullable(),
 });
 export type ChangeLine = z.infer<typeof ChangeLine>;
 
@@ -62,7 +67,10 @@ export const StoreChanges = z.object({
   /** The start of the window: the last review, the given date, or the store's first sync. */
   since: z.string().nullable(),
   reviewedAt: z.string().nullable(),
+  /** Changes made elsewhere: what there is to review. */
   count: z.int(),
+  /** The user's own edits in the same window, listed apart. */
+  ownCount: z.int(),
 });
 export type StoreChanges = z.infer<typeof StoreChanges>;
 

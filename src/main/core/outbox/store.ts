@@ -1,6 +1,7 @@
 // The outbox's storage in the user's own file: unsent edits and creates (user.outbox), the server's copy
 // of the records they change (user.server_copies), and what a store taught about its key (user.store_keys).
 import { Problem } from '../../../shared/problem';
+import { deleteSentEdits } from '../db/sent-edits';
 import { statement } from '../db/statements';
 import type { Db } from '../db/types';
 import { hasUserData } from '../db/user-data/attached';
@@ -238,6 +239,7 @@ export function deleteStoreOutbox(db: Db, storeId: string): void {
   statement(db, `DELETE FROM user.outbox WHERE store_id = ?`).run(storeId);
   statement(db, `DELETE FROM user.server_copies WHERE store_id = ?`).run(storeId);
   statement(db, `DELETE FROM user.store_keys WHERE store_id = ?`).run(storeId);
+  deleteSentEdits(db, storeId);
 }
 
 // ---------- the server's copy under pending edits ----------

@@ -21,6 +21,7 @@ import {
   testTitles,
   type Db,
 } from '../db';
+import { ownEditsOf } from './own-edits';
 import { DRIFT_FIELDS, TestState, type Changes } from './state';
 
 const IGNORED: ReadonlySet<string> = new Set(DRIFT_FIELDS);
@@ -43,12 +44,14 @@ export function listChanges(db: Db, input: ChangesInput): ChangesReport {
             since,
             input.probabilityThreshold,
           );
+    const ownCount = storeLines.filter((l) => l.own !== null).length;
     summaries.push({
       storeId: store.id,
       storeName: store.name,
       since,
       reviewedAt,
-      count: storeLines.length,
+      count: storeLines.length - ownCount,
+      ownCount,
     });
     lines.push(...storeLines);
   }
@@ -93,6 +96,7 @@ function storeChanges(
   }
   if (byTest.size === 0) return [];
   const titles = testTitles(db, store.storeId);
+  const ownEdit = ownEditsOf(db, store.storeId, since);
   const lines: ChangeLine[] = [];
   for (const [testId, fields] of byTest) {
     const testTitle = titles.get(testId) ?? testId;
@@ -100,6 +104,7 @@ function storeChanges(
       // A change undone before the review (active → paused → active) is no change.
       if (net.from === net.to && field !== 'added') continue;
       const kind = kindOf(field, net);
+      const own = kind === 'field' ? ownEdit(testId, field, net.to) : null;
       lines.push({
         ...store,
         testId,
@@ -109,7 +114,8 @@ function storeChanges(
         from: net.from,
         to: net.to,
         at: net.at,
-        summary: summaryOf(kind, field, net),
+        summary: own ? ownSummary(own, field, net) : summaryOf(kind, field, net),
+        own,
       });
     }
   }
@@ -137,7 +143,6 @@ function kindOf(field: string, { from, to }: Net): ChangeKind {
       return 'field';
   }
 }
-
 
 export function fieldLabel(field: string): string {
   if (field.startsWith('tier:')) return `Tier of goal ${field.slice(5)}`;
@@ -184,6 +189,13 @@ function summaryOf(kind: ChangeKind, field: string, net: Net): string {
     case 'field':
       return `${fieldLabel(field)} changed on the server: ${from} → ${to}`;
   }
+}
+
+function ownSummary(own: 'sent' | 'unsent', field: string, net: Net): string {
+  const values = `${showValue(net.from, field)} → ${showValue(net.to, field)}`;
+  return own === 'sent'
+    ? `${fieldLabel(field)}: your edit, sent from Splitbook: ${values}`
+    : `${fieldLabel(field)}: your edit, not yet sent: ${values}`;
 }
 
 function parseChanges(json: string): Changes {

@@ -12,6 +12,7 @@ import {
   type Db,
   type TrackedRow,
 } from '../db';
+import type { MetaRow } from '../db/sent-edits';
 import {
   DRIFT_FIELDS,
   Tracked,
@@ -111,7 +112,12 @@ function trackedFrom(row: TrackedRow, before: Tracked | null): Tracked {
     visitorsControl: unchanged ? (before?.state.visitorsControl ?? null) : (parts?.control ?? null),
     visitorsVariant: unchanged ? (before?.state.visitorsVariant ?? null) : (parts?.variant ?? null),
   };
-  const meta: Meta = {
+  return { state, meta: metaOf(row) };
+}
+
+/** A test's metadata as the review memory compares it (also what a sent edit is remembered as). */
+export function metaOf(row: MetaRow): Meta {
+  return {
     title: row.title,
     hypothesis: row.hypothesis,
     priority: row.priority,
@@ -126,7 +132,6 @@ function trackedFrom(row: TrackedRow, before: Tracked | null): Tracked {
     startAt: row.startAt,
     endAt: row.endAt,
   };
-  return { state, meta };
 }
 
 function tagList(json: string): string {

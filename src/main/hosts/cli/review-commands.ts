@@ -24,10 +24,16 @@ export async function printChanges(
     io.out(
       `${store.storeName} (${store.storeId}): ${store.count} change${store.count === 1 ? '' : 's'} ${window}`,
     );
-    for (const line of report.lines.filter((l) => l.storeId === store.storeId)) {
+    const lines = report.lines.filter((l) => l.storeId === store.storeId);
+    const print = (line: (typeof lines)[number]) =>
       io.out(
         `  ${line.at.slice(0, 16).replace('T', ' ')}  ${line.testTitle} [${line.testId}]: ${line.summary}`,
       );
+    lines.filter((l) => l.own === null).forEach(print);
+    // The user's own edits are not changes to review: listed apart, after them.
+    if (store.ownCount > 0) {
+      io.out(`  Your edits (${store.ownCount}), not counted above:`);
+      lines.filter((l) => l.own !== null).forEach(print);
     }
   }
   return 0;

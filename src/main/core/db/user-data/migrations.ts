@@ -8,6 +8,7 @@ import { userMigration003 } from './003-settings';
 import { userMigration004 } from './004-decisions';
 import { userMigration005 } from './005-background-sync';
 import { userMigration006 } from './006-takeaways';
+import { userMigration007 } from './007-sent-edits';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -16,4 +17,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration004,
   userMigration005,
   userMigration006,
+  userMigration007,
 ];

@@ -5,6 +5,7 @@ import { appProblem, ProblemError, type Problem } from '../../../../shared/probl
 import type { ApiClient } from '../../api';
 import { ApiError } from '../../api/errors';
 import type { Db } from '../../db/types';
+import { rememberSentEdit } from '../../review/own-edits';
 import { heldInConflict, type ConflictRecord, type PendingRecord, type RowPatch } from '../model';
 import { rebaseRecord, settleCreate } from '../rebase';
 import {
@@ -102,6 +103,15 @@ export function confirmEdit(
     if (record.kind === 'test' || record.kind === 'campaign')
       deleteServerCopy(ctx.db, ctx.storeId, record.kind, record.recordId);
     writeLocal();
+    // The Changes view tells this edit from a change made elsewhere when the next sync sees it.
+    if (record.kind === 'test')
+      rememberSentEdit(
+        ctx.db,
+        ctx.storeId,
+        record.recordId,
+        Object.keys(record.changes),
+        ctx.now(),
+      );
   });
   return 'sent';
 }
