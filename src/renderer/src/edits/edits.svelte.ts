@@ -1,5 +1,5 @@
 // Unsent edits as the window sees them: counts per store and the records of the scope, kept current by
-// `edits.changed`; when a store's sync ends ok (the connection is back), what waits there is pushed.
+// `edits.changed` and each sync's end (the core itself sends what waits after an ok sync).
 import type { EditCounts, PendingEdit } from '../../../shared/contract';
 import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
@@ -68,7 +68,7 @@ class EditsState {
 
 export const edits = new EditsState();
 
-/** Subscribes to edit events, and pushes when a store's sync ends ok; returns the unsubscribe. */
+/** Subscribes to edit events and syncs' ends; returns the unsubscribe. */
 export function followEditEvents(): () => void {
   const bridge = getBridge();
   void edits.refresh();
@@ -77,14 +77,7 @@ export function followEditEvents(): () => void {
       void edits.refresh();
       dataVersion.bump();
     }),
-    bridge.on('sync.finished', (report) => {
-      void edits.refresh().then(() => {
-        const counts = edits.counts[report.storeId];
-        // The run's own push went first; anything still queued after an ok pull is sent now.
-        if (report.outcome === 'ok' && counts && counts.pending > 0)
-          void edits.push([report.storeId]);
-      });
-    }),
+    bridge.on('sync.finished', () => void edits.refresh()),
   ];
   return () => offs.forEach((off) => off());
 }
