@@ -1,6 +1,6 @@
 // The core: one database, the key ring, the sync engine and every contract service, free of any host.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type {
   CacheStatus,
   CoreEvent,
@@ -8,13 +8,12 @@ import type {
   SyncProgress,
   SyncReport,
 } from '../../shared/contract';
-import { PROBLEM_TYPES, ProblemError } from '../../shared/problem';
-import { METHOD_NAMES } from '../../shared/channels';
-import { createProxy, lookup } from '../../shared/rpc';
+import { PROBLEM_TYPES, ProblemError, problem } from '../../shared/problem';
 import type { Core, CoreEventListener } from './types';
 import {
   backfillAlerts,
   decisionNews,
+  hasUserData,
   openDatabase,
   orphanedKeyAccounts,
   recordDecisionNews,
@@ -60,6 +59,9 @@ import { checkIntegrityInBackground, endedUncleanly, markRunning } from './db/in
 import { createClientReportsService } from './services/client-reports';
 import { writeExport } from './reports/export';
 import { writeFileAtomically } from './reports/write-file';
+import { readBackup, writeBackup, type BackupInfo } from './backup/backup-file';
+import { holdFolder, takeFolderAlone, type FolderHold } from './backup/folder-lock';
+import { stageRestore, swapIn, type RestoreSummary } from './backup/restore';
 
 export interface CoreDeps {
   /** Folder of the cache database; created if missing. */
@@ -135,35 +137,51 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   let hostFlags: BackgroundFlags = { windowReady: false, online: true };
 
   let cache: CacheStatus = { state: 'ok', problem: null };
+  // Held while this core is open, so a restore never swaps the files under it (backup/folder-lock.ts).
+  let folder: FolderHold = holdFolder(deps.dataDir);
   // A crash, a kill or a power cut since the last start: check before reading, as a damaged page is likelier.
   const checkLater = deps.integrityCheck === 'background' && !endedUncleanly(deps.dataDir);
   const unmark = markRunning(deps.dataDir);
   let db: Db;
   try {
-    db = openDatabase(cacheFile, { userDataFile, quickCheck: !checkLater });
-    if (db.readonly) cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir) };
+    db = openCache(!checkLater);
   } catch (error) {
-    if (storageFailure(error) !== 'corrupt') throw error;
-    // A damaged cache does not stop the app: it starts on an empty stand-in (the user's own file
-    // attached as always) and offers app.rebuildCache.
-    cache = {
-      state: 'corrupt',
-      problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
-    };
-    db = openDatabase(':memory:', { userDataFile });
+    folder.release();
+    unmark();
+    throw error;
   }
 
-  if (cache.state === 'ok') {
+  /** Opens the folder's files (at start, and again after a restore that did not happen); sets `cache`. */
+  function openCache(quickCheck: boolean): Db {
+    let opened: Db;
+    cache = { state: 'ok', problem: null };
     try {
-      prepare(db, clock);
+      opened = openDatabase(cacheFile, { userDataFile, quickCheck });
+      if (opened.readonly) cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir) };
     } catch (error) {
-      // Unchecked on open (checked in the background later), a damaged page can still meet the start's
-      // own reads: then the app starts on the stand-in as if the check on open had found it.
       if (storageFailure(error) !== 'corrupt') throw error;
-      db.close();
-      cache = { state: 'corrupt', problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE };
-      db = openDatabase(':memory:', { userDataFile });
+      // A damaged cache does not stop the app: it starts on an empty stand-in (the user's own file
+      // attached as always) and offers app.rebuildCache.
+      cache = {
+        state: 'corrupt',
+        problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
+      };
+      return openDatabase(':memory:', { userDataFile });
     }
+
+    if (cache.state === 'ok') {
+      try {
+        prepare(opened, clock);
+      } catch (error) {
+        // Unchecked on open (checked in the background later), a damaged page can still meet the start's
+        // own reads: then the app starts on the stand-in as if the check on open had found it.
+        if (storageFailure(error) !== 'corrupt') throw error;
+        opened.close();
+        cache = { state: 'corrupt', problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE };
+        return openDatabase(':memory:', { userDataFile });
+      }
+    }
+    return opened;
   }
 
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
@@ -349,6 +367,88 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     return { storesKept: kept.length };
   }
 
+  /** The user's data and the store list as one file, written while the app runs (backup/backup-file.ts). */
+  async function backup(out: string): Promise<BackupInfo> {
+    if (!hasUserData(db))
+      throw problem(
+        'readOnly',
+        507,
+        'Nothing to back up',
+        `${userDataFile} cannot be opened here, so there is no data of yours to copy.`,
+      );
+    const stores = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
+    return writeBackup(db, resolve(out), stores, {
+      appVersion: deps.version,
+      now: new Date(clock()),
+    });
+  }
+
+  /**
+   * Replaces the folder's data with a backup's: checked first (nothing changes when it is refused), the
+   * new files made and opened beside the live ones, then swapped in once no other Splitbook has the folder
+   * open. The replaced files are kept in a folder of their own; any failure puts them back.
+   */
+  async function restore(file: string): Promise<RestoreSummary> {
+    if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
+    const info = readBackup(resolve(file));
+    const now = new Date(clock());
+    const stamp = now.toISOString().replace(/[:.]/g, '-');
+    const live = { cache: cacheFile, user: userDataFile };
+    const listed = new Set(info.stores.map((store) => store.id));
+    const left = salvageStores(db.name === ':memory:' ? null : db, cacheFile)
+      .filter((store) => !listed.has(store.id))
+      .map((store) => store.name);
+    const staged = await stageRestore(info, live, stamp);
+    // Everything that holds the files stops, as for a rebuild; then the folder must be this core's alone.
+    hostFlags = parts.background.flags();
+    parts.background.stop();
+    assembled = null;
+    parts.refresh.stop();
+    await parts.engine.close();
+    await keysCleaned;
+    db.close();
+    folder.release();
+    let alone: FolderHold | null = null;
+    const previous = join(deps.dataDir, `before-restore-${stamp}`);
+    let restored = false;
+    try {
+      alone = takeFolderAlone(deps.dataDir);
+      if (alone) {
+        const swap = swapIn(staged, live, previous);
+        let opened: Db | null = null;
+        try {
+          opened = openDatabase(cacheFile, { userDataFile, quickCheck: false });
+          prepare(opened, clock);
+        } catch (error) {
+          opened?.close();
+          swap.rollBack();
+          throw error;
+        }
+        db = opened;
+        cache = { state: 'ok', problem: null };
+        restored = true;
+      }
+    } finally {
+      alone?.release();
+      folder = holdFolder(deps.dataDir);
+      if (!restored) {
+        staged.discard();
+        db = openCache(false);
+      }
+      parts = assemble(db);
+      assembled = parts;
+      emit({ name: 'stores.changed', payload: {} });
+    }
+    if (!restored)
+      throw problem(
+        'conflict',
+        409,
+        'The data folder is in use',
+        `Another Splitbook (the app, the browser host or a command still running) has ${deps.dataDir} open. Close it, then restore again. Nothing was changed.`,
+      );
+    return { ...info, previous, storesLeft: left };
+  }
+
   return {
     // Every call goes to the current assembly, so a rebuilt cache is used at once.
     services: delegate(() => parts.services),
@@ -371,6 +471,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         return report;
       },
     },
+    data: {
+      backup,
+      inspect: async (file) => readBackup(resolve(file)),
+      restore,
+    },
     background: {
       windowReady: () => parts.background.windowReady(),
       connectivity: (online) => parts.background.connectivity(online),
@@ -388,25 +493,45 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await keysCleaned;
       listeners.clear();
       db.close();
+      folder.release();
     },
   };
 }
 
 /** What a writable cache needs once opened, before any service reads it. */
 function prepare(db: Db, clock: () => number): void {
+  // Both read, then write. Begun IMMEDIATE, a start beside another process's sync (the CLI while the app
+  // syncs) waits its turn on busy_timeout; a deferred one failed at once with "database is locked"
+  // whenever the sync committed between its read and its first write.
   // Results cached before alerts were stored on tests (cache migration 7) get theirs once, here.
-  backfillAlerts(db);
+  db.transaction(() => backfillAlerts(db)).immediate();
   // The outbox is the source of truth for unsent work: a crash between its write and the cache's is
   // repaired here, by applying every pending edit onto the server's copy again.
-  rebaseAll(db, null, new Date(clock()).toISOString());
+  db.transaction(() => rebaseAll(db, null, new Date(clock()).toISOString())).immediate();
 }
 
 /** A Services object whose every method calls the same method of `current()` at call time. */
 function delegate(current: () => Services): Services {
-  return createProxy<Services>(METHOD_NAMES, (channel, input) => {
-    const method = lookup(current(), channel);
-    // Services is the contract's table, which METHOD_NAMES lists (checked in shared/contract).
-    if (!method) return Promise.reject(new TypeError(`The core has no service ${channel}`));
-    return method(input);
-  });
+  const forward = <N extends keyof Services>(ns: N): Services[N] =>
+    new Proxy(current()[ns], {
+      get: (_target, method) => Reflect.get(current()[ns], method),
+    });
+  return {
+    app: forward('app'),
+    stores: forward('stores'),
+    sync: forward('sync'),
+    tests: forward('tests'),
+    campaigns: forward('campaigns'),
+    audiences: forward('audiences'),
+    tags: forward('tags'),
+    reports: forward('reports'),
+    edits: forward('edits'),
+    review: forward('review'),
+    notes: forward('notes'),
+    portfolio: forward('portfolio'),
+    settings: forward('settings'),
+    decisions: forward('decisions'),
+    clientReports: forward('clientReports'),
+    programme: forward('programme'),
+  };
 }

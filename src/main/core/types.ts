@@ -3,6 +3,8 @@ import type { Writable } from 'node:stream';
 import type { CoreEvent, Services } from '../../shared/contract';
 import type { ClientReportScope } from '../../shared/contract/client-reports';
 import type { BuiltReport } from './reports/client/build';
+import type { BackupInfo } from './backup/backup-file';
+import type { RestoreSummary } from './backup/restore';
 import type { ExportOptions, ExportRequest } from './reports/export';
 
 /** Exports for a host that writes them itself (the CLI: a file, or standard output). */
@@ -17,6 +19,16 @@ export interface CoreReports {
   ): Promise<number>;
   /** A client report (HTML, or its plain-text summary) from the cache; written to `path` atomically when given. */
   client(scope: ClientReportScope, format: 'html' | 'text', path?: string): Promise<BuiltReport>;
+}
+
+/** The user's own data as one file (core/backup/): for the hosts, never over the bridge (it takes paths). */
+export interface CoreData {
+  /** Writes a backup to `out` while the app runs (SQLite's online backup); never a key. */
+  backup(out: string): Promise<BackupInfo>;
+  /** What a backup holds, after checking it; throws a problem saying why it cannot be restored. */
+  inspect(file: string): Promise<BackupInfo>;
+  /** Replaces the folder's data with the backup's; refused while another Splitbook has the folder open. */
+  restore(file: string): Promise<RestoreSummary>;
 }
 
 /** Receives every event the core emits; `event.name` narrows `event.payload`. */
@@ -36,6 +48,7 @@ export interface Core {
   /** One async function per contract method, taking already-parsed input. Throws ProblemError. */
   readonly services: Services;
   readonly reports: CoreReports;
+  readonly data: CoreData;
   readonly background: CoreBackground;
   /** Subscribe to every event the core emits; returns an unsubscribe function. */
   subscribe(listener: CoreEventListener): () => void;

@@ -31,6 +31,11 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
       writeFile: async () => 0,
       client: async () => ({ content: '', fileName: 'report.html', tests: 0, period: { since: '', until: '' } }),
     },
+    data: {
+      backup: async () => Promise.reject(new Error('no backups in the test core')),
+      inspect: async () => Promise.reject(new Error('no backups in the test core')),
+      restore: async () => Promise.reject(new Error('no backups in the test core')),
+    },
     background: {
       windowReady: () => void background.push('windowReady'),
       connectivity: (online) => void background.push(online ? 'online' : 'offline'),

@@ -3,6 +3,7 @@
 import { ExportFormat, REPORT_NAMES, ReportName, TestFilter } from '../../../shared/contract';
 import type { Core } from '../../core';
 import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
+import { backup, restore } from './data-commands';
 import { printDecisions } from './decisions-commands';
 import { checkEditArgs, editTest } from './edit-command';
 import { checkProgrammeArgs, printProgramme } from './programme-command';
@@ -219,6 +220,24 @@ export const COMMANDS: Record<string, Command> = {
     help: 'mark the store reviewed: its changes start again from now',
     check: (_extra, values) => (values.store ? null : 'review needs --store ID.'),
     run: ({ core, io, storeId }) => markReviewed(core, io, storeId ?? ''),
+  },
+  backup: {
+    usage: 'backup --out FILE',
+    help: 'write your own data to FILE while the app may run: unsent\nedits, notes, annotations, review marks, settings, decision\nsettings and plans, takeaways, and the store list (never a\nkey: keys stay in the keychain; not the cache: a sync refills it)',
+    check: (_extra, values) => (values.out ? null : 'backup needs --out FILE.'),
+    run: ({ core, io, values }) => backup(core, io, values.out ?? ''),
+  },
+  restore: {
+    usage: 'restore FILE',
+    help: "replace this folder's data with a backup's, after checking it\n(a Splitbook backup, whole, not from a newer Splitbook); the\nreplaced files are kept in before-restore-…/; refused while\nanother Splitbook has the folder open. Sync afterwards",
+    positionals: true,
+    check: (extra) =>
+      extra.length === 1
+        ? null
+        : extra.length === 0
+          ? 'restore needs a FILE.'
+          : `Unexpected argument: ${extra[1]}`,
+    run: ({ core, io, extra }) => restore(core, io, extra[0] ?? ''),
   },
   settings: {
     usage: 'settings [NAME VALUE] [--store ID]',

@@ -10,8 +10,10 @@ export function menuTemplate(options: {
   isMac: boolean;
   isDev: boolean;
   send: (command: MenuCommand) => void;
+  /** File ▸ Back up your data…: the host carries it out itself (its save dialog, the core's backup). */
+  backup?: () => void;
 }): MenuItemConstructorOptions[] {
-  const { isMac, isDev, send } = options;
+  const { isMac, isDev, send, backup } = options;
   const command = (
     label: string,
     accelerator: string,
@@ -31,6 +33,9 @@ export function menuTemplate(options: {
       { type: 'separator' },
       command('Settings…', 'CmdOrCtrl+,', 'settings'),
       { type: 'separator' },
+      ...(backup
+        ? [{ label: 'Back up your data…', click: () => backup() }, { type: 'separator' } as const]
+        : []),
       isMac ? { role: 'close' } : { role: 'quit' },
     ],
   };

@@ -18,6 +18,7 @@ import { printHtmlToPdf } from './print-pdf';
 import { openExternalSafely } from './external';
 import { forwardEvents, registerHandlers, sendEvent } from './ipc';
 import { menuTemplate } from './menu';
+import { backUpFromMenu } from './backup';
 import { rendererSource, type RendererSource } from './renderer-source';
 import { applyContentSecurityPolicy, denyAllPermissions, hardenWebContents } from './security';
 import { followMachine, notifyReadyCalls } from './background';
@@ -145,6 +146,7 @@ async function start(source: RendererSource): Promise<void> {
         isMac,
         isDev: source.kind === 'dev',
         send: (command) => sendEvent(contents(), 'menu.command', { command }),
+        backup: () => void backUpFromMenu(core, window),
       }),
     ),
   );
