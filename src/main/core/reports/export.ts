@@ -1,16 +1,16 @@
 // Runs one export: checks the scope, then streams a report's rows as CSV, or every chosen report as an
-// .xlsx workbook (exceljs's streaming writer), with throttled progress and cancellation.
+// .xlsx workbook (xlsx.ts, streamed), with throttled progress and cancellation.
 import type { Writable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type ExcelJS from 'exceljs';
 import type { ExportRequest } from '../../../shared/contract';
 import { problem } from '../../../shared/problem';
 import type { Db } from '../db';
-import { BOM, csvRow, csvTextRows, type CsvValue } from './csv';
+import { BOM, csvRow, csvTextRows } from './csv';
 import { REPORTS, reportByName } from './registry';
 import { checkScope } from './source';
 import type { CellKind, ReportContext, ReportDefinition } from './types';
-import { sinkFor } from './write-file';
+import { sinkFor, Utf8Chunks } from './write-file';
+import { XlsxWriter } from './xlsx';
 
 export type { ExportRequest };
 
@@ -26,7 +26,6 @@ export interface ExportOptions {
 const PROGRESS_MS = 100;
 /** How often the loop lets other work (a cancel, another call) in. */
 const YIELD_MS = 25;
-const CHUNK_CHARS = 64 * 1024;
 /** Excel's limit is 1,048,576 rows; a longer report continues on a sheet named "daily (2)". */
 export const MAX_SHEET_ROWS = 1_048_575;
 
@@ -148,74 +147,26 @@ export async function writeCsv(
     );
   const ctx = contextFor(db, request, options.now);
   const sink = sinkFor(out);
+  const chunks = new Utf8Chunks();
+  const flush = async () => {
+    for (const part of chunks.take()) await sink.write(part);
+  };
   let rows = 0;
   const pacer = new Pacer(ctx, options, () => rows);
   if (options.signal?.aborted) throw cancelled();
-  let chunk = (request.bom ? BOM : '') + csvRow(report.columns.map((c) => c.name));
+  chunks.add((request.bom ? BOM : '') + csvRow(report.columns.map((c) => c.name)));
   for (const line of csvLines(report, ctx)) {
-    chunk += line;
+    if (chunks.add(line)) await flush();
     rows += 1;
-    if (chunk.length >= CHUNK_CHARS) {
-      await sink.write(chunk);
-      chunk = '';
-    }
     if ((rows & 255) === 0) await pacer.tick();
   }
-  await sink.write(chunk);
+  await flush();
   if (options.signal?.aborted) throw cancelled();
   pacer.report();
   return rows;
 }
 
 // ---------- .xlsx ----------
-
-const NUMBER_FORMATS: Partial<Record<CellKind, string>> = {
-  fraction: '0.00%',
-  money: '#,##0.00',
-  integer: '0',
-  date: 'yyyy-mm-dd',
-  datetime: 'yyyy-mm-dd hh:mm:ss',
-};
-
-/** A CSV value as a typed workbook cell: dates become dates; text stays text (never a formula). */
-function typedCell(value: CsvValue, kind: CellKind): ExcelJS.CellValue {
-  if (value === null) return null;
-  if ((kind === 'date' || kind === 'datetime') && typeof value === 'string') {
-    const ms = Date.parse(kind === 'date' ? `${value}T00:00:00Z` : value);
-    return Number.isFinite(ms) ? new Date(ms) : value;
-  }
-  return value;
-}
-
-function columnLetter(index: number): string {
-  let n = index;
-  let letters = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rem) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
-}
-
-function addSheet(
-  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
-  report: ReportDefinition,
-  part: number,
-) {
-  const sheet = workbook.addWorksheet(part === 1 ? report.name : `${report.name} (${part})`, {
-    views: [{ state: 'frozen', ySplit: 1 }],
-  });
-  sheet.columns = report.columns.map((c) => ({
-    header: c.name,
-    key: c.name,
-    width: Math.max(10, Math.min(40, c.name.length + 2)),
-    style: NUMBER_FORMATS[c.kind] ? { numFmt: NUMBER_FORMATS[c.kind] } : {},
-  }));
-  sheet.autoFilter = { from: 'A1', to: `${columnLetter(report.columns.length)}1` };
-  sheet.getRow(1).font = { bold: true };
-  return sheet;
-}
 
 /** Writes an .xlsx workbook, one sheet per report, into `out` (which the writer ends); returns data rows. */
 export async function writeXlsx(
@@ -226,39 +177,44 @@ export async function writeXlsx(
 ): Promise<number> {
   const reports = reportsOf(db, request);
   if (options.signal?.aborted) throw cancelled();
-  // Loaded with the first workbook, not at start: it costs about 0.3 s of every launch otherwise.
-  const { default: Excel } = await import('exceljs');
-  const workbook = new Excel.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  workbook.creator = 'Splitbook';
+  const workbook = new XlsxWriter(out, options.now);
   let rows = 0;
   for (const report of reports) {
     const ctx = contextFor(db, request, options.now);
     const pacer = new Pacer(ctx, options, () => rows);
+    const number = report.columns.map((c) => NUMBER_KINDS.has(c.kind));
     let part = 1;
-    let sheet = addSheet(workbook, report, part);
+    let sheet = await workbook.sheet(report.name, report.columns, number);
     let inSheet = 0;
-    for (const row of report.rows(ctx)) {
-      if (inSheet === MAX_SHEET_ROWS) {
-        sheet.commit();
-        part += 1;
-        sheet = addSheet(workbook, report, part);
-        inSheet = 0;
+    const next = async () => {
+      if (inSheet < MAX_SHEET_ROWS) return;
+      await sheet.end();
+      part += 1;
+      sheet = await workbook.sheet(`${report.name} (${part})`, report.columns, number);
+      inSheet = 0;
+    };
+    if (report.textRows) {
+      for (const row of report.textRows(ctx)) {
+        await next();
+        if (sheet.textRow(row)) await sheet.flush();
+        inSheet += 1;
+        rows += 1;
+        if ((rows & 255) === 0) await pacer.tick();
       }
-      sheet
-        .addRow(row.map((value, i) => typedCell(value, report.columns[i]?.kind ?? 'text')))
-        .commit();
-      inSheet += 1;
-      rows += 1;
-      if ((rows & 255) === 0) await pacer.tick();
+    } else {
+      for (const row of report.rows(ctx)) {
+        await next();
+        if (sheet.row(row)) await sheet.flush();
+        inSheet += 1;
+        rows += 1;
+        if ((rows & 255) === 0) await pacer.tick();
+      }
     }
-    sheet.commit();
+    await sheet.end();
     pacer.report();
   }
-  await workbook.commit();
+  if (options.signal?.aborted) throw cancelled();
+  await workbook.finish();
   return rows;
 }
 

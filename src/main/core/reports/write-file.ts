@@ -45,7 +45,7 @@ export async function writeFileAtomically<T>(
 }
 
 /** Writes to a stream with backpressure, surfacing the stream's own error instead of ERR_STREAM_DESTROYED. */
-export function sinkFor(out: Writable): { write(chunk: string): Promise<void> } {
+export function sinkFor(out: Writable): { write(chunk: string | Uint8Array): Promise<void> } {
   let failed: unknown = null;
   out.on('error', (error) => (failed ??= error));
   return {
@@ -53,7 +53,7 @@ export function sinkFor(out: Writable): { write(chunk: string): Promise<void> } 
       if (failed) throw failed;
       if (out.destroyed)
         throw out.errored ?? new Error('The output was closed before the export finished.');
-      if (chunk === '') return;
+      if (chunk.length === 0) return;
       if (out.write(chunk)) return;
       await new Promise<void>((resolve, reject) => {
         const done = () => {
@@ -74,4 +74,40 @@ export function sinkFor(out: Writable): { write(chunk: string): Promise<void> } 
       if (failed) throw failed;
     },
   };
+}
+
+/**
+ * Text encoded as UTF-8 straight into a buffer of `size` bytes, taken whole when full: a writer of
+ * millions of short rows pays one copy per row instead of building long strings (which V8 must
+ * flatten before encoding them). Each `take` hands its buffers over and starts a new one.
+ */
+export class Utf8Chunks {
+  private buffer: Buffer;
+  private used = 0;
+  private readonly waiting: string[] = [];
+
+  constructor(private readonly size = 64 * 1024) {
+    this.buffer = Buffer.allocUnsafe(size);
+  }
+
+  /** Adds text; true once the chunk is full (take it before adding more, or it grows in memory). */
+  add(text: string): boolean {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: text that surely fits is encoded in place.
+    if (this.waiting.length === 0 && this.used + text.length * 3 <= this.size) {
+      this.used += this.buffer.write(text, this.used, 'utf8');
+      return false;
+    }
+    this.waiting.push(text);
+    return true;
+  }
+
+  /** The bytes added since the last take, in order. */
+  take(): Buffer[] {
+    const parts = this.used > 0 ? [this.buffer.subarray(0, this.used)] : [];
+    if (this.waiting.length > 0) parts.push(Buffer.from(this.waiting.join(''), 'utf8'));
+    this.waiting.length = 0;
+    if (this.used > 0) this.buffer = Buffer.allocUnsafe(this.size);
+    this.used = 0;
+    return parts;
+  }
 }
