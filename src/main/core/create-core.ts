@@ -9,6 +9,8 @@ import type {
   SyncReport,
 } from '../../shared/contract';
 import { PROBLEM_TYPES, ProblemError, problem } from '../../shared/problem';
+import { METHOD_NAMES } from '../../shared/channels';
+import { createProxy, lookup } from '../../shared/rpc';
 import type { Core, CoreEventListener } from './types';
 import {
   backfillAlerts,
@@ -512,26 +514,10 @@ function prepare(db: Db, clock: () => number): void {
 
 /** A Services object whose every method calls the same method of `current()` at call time. */
 function delegate(current: () => Services): Services {
-  const forward = <N extends keyof Services>(ns: N): Services[N] =>
-    new Proxy(current()[ns], {
-      get: (_target, method) => Reflect.get(current()[ns], method),
-    });
-  return {
-    app: forward('app'),
-    stores: forward('stores'),
-    sync: forward('sync'),
-    tests: forward('tests'),
-    campaigns: forward('campaigns'),
-    audiences: forward('audiences'),
-    tags: forward('tags'),
-    reports: forward('reports'),
-    edits: forward('edits'),
-    review: forward('review'),
-    notes: forward('notes'),
-    portfolio: forward('portfolio'),
-    settings: forward('settings'),
-    decisions: forward('decisions'),
-    clientReports: forward('clientReports'),
-    programme: forward('programme'),
-  };
+  return createProxy<Services>(METHOD_NAMES, (channel, input) => {
+    const method = lookup(current(), channel);
+    // Services is the contract's table, which METHOD_NAMES lists (checked in shared/contract).
+    if (!method) return Promise.reject(new TypeError(`The core has no service ${channel}`));
+    return method(input);
+  });
 }
