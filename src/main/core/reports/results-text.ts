@@ -8,6 +8,8 @@
 // segment inside a day, a day key that is not a date) is not matched, and the caller reads that record
 // the general way, with JSON.parse.
 import { SEGMENTS, SIDE_METRICS, type TestResults } from '../../../shared/api/results';
+import { dayNumberOf } from '../../../shared/domain/statistics/daily';
+import type { RevenueDay, RevenueSide } from '../../../shared/domain/statistics/revenue';
 
 /** What the reports read of a record before its daily series: the API's totals and figures. */
 export type ResultsHead = Pick<
@@ -103,9 +105,12 @@ export { CONTROL_AT, VARIANT_AT };
  * schema lays it out (the caller then parses it whole). The daily report reads a year of days per
  * test this way at a fraction of a full parse, and never converts a number.
  */
-export function dailyMatches(text: string): DayMatch[] | null {
+export function dailyMatches(
+  text: string,
+  head: ResultsHead | null = resultsHead(text),
+): DayMatch[] | null {
   // The head parses only when this is the record's own `daily` (see resultsHead).
-  if (resultsHead(text) === null) return null;
+  if (head === null) return null;
   const start = text.indexOf(DAILY_KEY) + DAILY_KEY.length;
   if (text.charCodeAt(start) !== 123 /* { */) return null;
   const days: DayMatch[] = [];
@@ -125,4 +130,33 @@ export function dailyMatches(text: string): DayMatch[] | null {
   // JSON.stringify keeps the API's order, which is the dates' as a rule: sort only when it is not.
   if (!sorted) days.sort((a, b) => ((a[1] ?? '') < (b[1] ?? '') ? -1 : 1));
   return days;
+}
+
+function revenueSide(day: DayMatch, at: FigureIndex): RevenueSide | null {
+  const visitors = day[at.visitors];
+  const orders = day[at.orders];
+  const revenue = day[at.revenue];
+  if (visitors === undefined || orders === undefined || revenue === undefined) return null;
+  if (visitors === 'null' || orders === 'null' || revenue === 'null') return null;
+  // Number() of a number's JSON text is the number JSON.parse gives.
+  return { visitors: Number(visitors), orders: Number(orders), revenue: Number(revenue) };
+}
+
+/**
+ * The days as revenueLift reads them (dailySeries' days: real calendar dates, in order), from the
+ * matched text of a record whose head is `head`; null when the record is not laid out as the schema
+ * lays it out, or a figure read is not a number (the caller then parses it whole).
+ */
+export function revenueDays(text: string, head: ResultsHead): RevenueDay[] | null {
+  const days = dailyMatches(text, head);
+  if (days === null) return null;
+  const out: RevenueDay[] = [];
+  for (const day of days) {
+    if (dayNumberOf(day[1] ?? '') === null) return null;
+    const control = revenueSide(day, CONTROL_AT);
+    const variant = revenueSide(day, VARIANT_AT);
+    if (control === null || variant === null) return null;
+    out.push({ control, variant });
+  }
+  return out;
 }

@@ -22,8 +22,11 @@ export type ScopedTestRow = {
   goalPWin: number | null;
 };
 
-/** Tests per batch: raw results with a year of days are hundreds of kilobytes each. */
-export const BATCH_WITH_RESULTS = 16;
+/**
+ * Tests per batch: a test's packed results are about 7 KB for a month of days and 70 KB for a year, so
+ * a batch holds a few megabytes at most; fewer, larger batches cost SQLite less per row.
+ */
+export const BATCH_WITH_RESULTS = 64;
 export const BATCH_TESTS_ONLY = 500;
 
 function scopeWhere(filter: TestFilter, testId: string | null) {

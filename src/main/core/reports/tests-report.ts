@@ -16,7 +16,7 @@ import { noteKey, notesFor } from '../db/notes';
 import { statement } from '../db/statements';
 import { unpackJson } from '../db/values';
 import type { CsvValue } from './csv';
-import { resultsHead, type ResultsHead } from './results-text';
+import { resultsHead, revenueDays, type ResultsHead } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 import { fraction, oneLine, parseJson, tagsCell, utc } from './values';
@@ -450,11 +450,17 @@ function keptStatistics(
   let high: number | null = null;
   let pWin: number | null = null;
   if (rate === 'rpv' || rate === 'aov') {
-    // The revenue interval is made from the days: this record is read whole.
-    const whole = parseJson(resultsText) as TestResults | null;
-    if (typeof whole !== 'object' || whole === null) return null;
-    const revenue = revenueLift(dailySeries(whole.daily).days, rate);
-    results = whole;
+    // The revenue interval is made from the days: read from the text, else the record parsed whole.
+    const head = resultsHead(resultsText);
+    let days = head === null ? null : revenueDays(resultsText, head);
+    results = head;
+    if (days === null || results === null) {
+      const whole = parseJson(resultsText) as TestResults | null;
+      if (typeof whole !== 'object' || whole === null) return null;
+      days = dailySeries(whole.daily).days;
+      results = whole;
+    }
+    const revenue = revenueLift(days, rate);
     low = revenue?.liftCiLow ?? null;
     high = revenue?.liftCiHigh ?? null;
   } else {

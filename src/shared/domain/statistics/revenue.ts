@@ -37,9 +37,13 @@ export type RevenueLift = {
   approximate: true;
 };
 
+/** What revenueLift reads of a day: each side's visitors, orders and revenue. */
+export type RevenueSide = Pick<Day['control'], 'visitors' | 'orders' | 'revenue'>;
+export type RevenueDay = { control: RevenueSide; variant: RevenueSide };
+
 /** The day-cluster delta-method lift interval of RPV or AOV, or null with too few days or no revenue. */
-export function revenueLift(days: readonly Day[], metric: RevenueMetric, level = 0.95): RevenueLift | null {
-  const denominator = (side: Day['control']): number => (metric === 'rpv' ? side.visitors : side.orders);
+export function revenueLift(days: readonly RevenueDay[], metric: RevenueMetric, level = 0.95): RevenueLift | null {
+  const denominator = (side: RevenueSide): number => (metric === 'rpv' ? side.visitors : side.orders);
   const used = days.filter((day) => denominator(day.control) > 0 && denominator(day.variant) > 0);
   if (used.length < REVENUE_MIN_DAYS) return null;
   let revenueA = 0;
