@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark in turn and prints its figures. Not part of the pass/fail suite.
 import { benchIngest, benchListing, benchSync } from './sync.bench';
+import { benchSyncStores } from './sync-stores.bench';
 import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
@@ -15,6 +16,7 @@ import { benchBridge } from './bridge.bench';
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
   sync: benchSync,
+  'sync-stores': benchSyncStores,
   listing: benchListing,
   ingest: benchIngest,
   'list-query': benchListQuery,

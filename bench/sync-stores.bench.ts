@@ -1,0 +1,220 @@
+// Twenty stores at full rate (issue 22, item 6): STORES stores of TESTS tests each, every key limited to
+// RATE requests a second, every answer delayed 40–120 ms (the project's simulator in a process of its
+// own, bench/mock-stores.ts), synced all at once by a core as the app runs it (the sync thread), beside
+// the floor: a naive serial client per store, all at once too. For each store, the requests answered
+// (not 429) over what its bucket allowed in its run (R·T plus the burst it held at the start).
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createCore } from '../src/main/core/create-core';
+import { createMemorySecretStore } from '../src/main/core/secrets';
+import { syncAndWait } from '../src/main/core/sync/wait';
+import { sourceSyncThread } from '../src/main/core/sync/thread/source';
+import { isLaunched } from '../src/shared/domain/lifecycle';
+import type { SyncReport } from '../src/shared/contract';
+import { fmt, percentile, printFigures, withTempDir } from './support';
+
+const STORES = Number(process.env.BENCH_STORES ?? 20);
+const TESTS = Number(process.env.BENCH_TESTS ?? 300);
+const RATE = Number(process.env.BENCH_RATE ?? 10);
+const LATENCY = process.env.BENCH_LATENCY ?? '40-120';
+/** Set to a folder to write a CPU profile of the sync thread there (node --cpu-prof). */
+const PROFILE_DIR = process.env.BENCH_SYNC_PROFILE;
+
+type MockStores = {
+  baseUrl: string;
+  stores: { name: string; apiKey: string }[];
+  /** Answers per store since the last reset: not 429, and 429. */
+  answered: number[];
+  throttled: number[];
+  reset(): void;
+  stop(): Promise<void>;
+};
+
+async function startMockStores(): Promise<MockStores> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/mock-stores.ts',
+      '--stores',
+      String(STORES),
+      '--tests',
+      String(TESTS),
+      '--rate',
+      String(RATE),
+      '--latency',
+      LATENCY,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((done) => lines.once('line', done));
+  const { baseUrl, stores } = JSON.parse(first) as Pick<MockStores, 'baseUrl' | 'stores'>;
+  const answered = stores.map(() => 0);
+  const throttled = stores.map(() => 0);
+  lines.on('line', (line) => {
+    const [index = '', status = ''] = line.split(' ');
+    const i = Number(index);
+    if (!(i >= 0 && i < stores.length)) return;
+    if (status === '429') throttled[i] = (throttled[i] ?? 0) + 1;
+    else answered[i] = (answered[i] ?? 0) + 1;
+  });
+  return {
+    baseUrl,
+    stores,
+    answered,
+    throttled,
+    reset: () => {
+      answered.fill(0);
+      throttled.fill(0);
+    },
+    stop: () =>
+      new Promise<void>((done) => (child.once('exit', () => done()), child.kill('SIGTERM'))),
+  };
+}
+
+/** Answered requests over what the bucket allowed in `seconds`: its refill plus the burst it held. */
+const ofAllowed = (answered: number, seconds: number) => answered / (RATE * seconds + RATE);
+
+/** The naive client: every listing page, then each launched test's results, one at a time; a 429 waits a second. */
+async function naiveSync(baseUrl: string, apiKey: string): Promise<void> {
+  const get = async (path: string): Promise<unknown> => {
+    for (;;) {
+      const res = await fetch(`${baseUrl}/api/public/v1${path}`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      if (res.status !== 429) return res.json();
+      await res.arrayBuffer();
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  };
+  type Listing = { data: { id: string; status: string }[]; pagination: { totalPages: number } };
+  const launched: string[] = [];
+  for (let page = 1; ; page++) {
+    const body = (await get(`/tests?page=${page}&perPage=100`)) as Listing;
+    for (const test of body.data) if (isLaunched(test.status)) launched.push(test.id);
+    if (page >= body.pagination.totalPages || body.data.length === 0) break;
+  }
+  for (const id of launched) await get(`/tests/${id}/results`);
+}
+
+const refill = () => new Promise((done) => setTimeout(done, 1500));
+
+/** "median (min–max)" with the count under a goal. */
+function perStore(ratios: readonly number[]): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const under = sorted.filter((r) => r < 0.9).length;
+  return `min ${fmt(sorted[0] ?? 0, 2)}, median ${fmt(percentile(sorted, 50), 2)}, max ${fmt(sorted.at(-1) ?? 0, 2)}; ${under} of ${sorted.length} stores under 0.9`;
+}
+
+export async function benchSyncStores(): Promise<void> {
+  const mock = await startMockStores();
+  try {
+    // The floor: a naive serial client per store, all stores at once.
+    await refill();
+    mock.reset();
+    const naiveStart = performance.now();
+    const naiveSeconds = await Promise.all(
+      mock.stores.map((store) =>
+        naiveSync(mock.baseUrl, store.apiKey).then(() => (performance.now() - naiveStart) / 1000),
+      ),
+    );
+    await new Promise((done) => setTimeout(done, 200)); // the last log lines
+    const naive = naiveSeconds.map((s, i) => ofAllowed(mock.answered[i] ?? 0, s));
+    const naiveAnswered = mock.answered.reduce((a, b) => a + b, 0);
+
+    await withTempDir(async (dir) => {
+      const thread = sourceSyncThread();
+      if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+      const core = await createCore({
+        dataDir: dir,
+        secrets: createMemorySecretStore(),
+        host: 'cli',
+        version: 'bench',
+        syncThread: PROFILE_DIR
+          ? {
+              ...thread,
+              execArgv: [
+                ...(thread.execArgv ?? []),
+                '--cpu-prof',
+                `--cpu-prof-dir=${resolve(PROFILE_DIR)}`,
+              ],
+            }
+          : thread,
+      });
+      try {
+        const ids: string[] = [];
+        for (const store of mock.stores) {
+          const added = await core.services.stores.add({
+            name: store.name,
+            baseUrl: mock.baseUrl,
+            apiKey: store.apiKey,
+            sessionOnly: false,
+          });
+          ids.push(added.id);
+        }
+        await refill();
+        mock.reset();
+        const cpu = process.cpuUsage();
+        const started = performance.now();
+        const runs = await Promise.all(
+          ids.map((id) =>
+            syncAndWait(core, id).then((report) => ({
+              report,
+              seconds: (performance.now() - started) / 1000,
+            })),
+          ),
+        );
+        const wall = (performance.now() - started) / 1000;
+        const used = process.cpuUsage(cpu);
+        await new Promise((done) => setTimeout(done, 200));
+        const ours = runs.map((run, i) => ofAllowed(mock.answered[i] ?? 0, run.seconds));
+        const answered = mock.answered.reduce((a, b) => a + b, 0);
+        const throttled = mock.throttled.reduce((a, b) => a + b, 0);
+        const outcomes = new Map<SyncReport['outcome'], number>();
+        for (const { report } of runs)
+          outcomes.set(report.outcome, (outcomes.get(report.outcome) ?? 0) + 1);
+        const cpuSeconds = (used.user + used.system) / 1e6;
+        printFigures(
+          `Sync of ${STORES} stores × ${TESTS} tests at once, ${RATE} requests/s per key, answers delayed ${LATENCY} ms (simulator in its own process, real HTTP; Splitbook on its sync thread), beside a naive serial client per store`,
+          [
+            {
+              name: 'Splitbook outcomes',
+              value: [...outcomes].map(([o, n]) => `${n} ${o}`).join(', '),
+            },
+            {
+              name: 'Splitbook wall time (last store done)',
+              value: `${fmt(wall)} s; stores done in ${fmt(Math.min(...runs.map((r) => r.seconds)))}–${fmt(Math.max(...runs.map((r) => r.seconds)))} s`,
+            },
+            {
+              name: 'Splitbook requests answered / 429',
+              value: `${answered} / ${throttled}: ${fmt(answered / wall, 0)} answered/s in total, of ${STORES * RATE} allowed`,
+            },
+            {
+              name: 'Splitbook per store: answered / (R·T + burst)',
+              value: perStore(ours),
+              goal: '≥ 0.9 for every store',
+            },
+            {
+              name: 'CPU of this process (core + sync thread)',
+              value: `${fmt(cpuSeconds)} s, ${fmt((100 * cpuSeconds) / wall, 0)}% of one core`,
+            },
+            {
+              name: 'naive clients: wall time (last store done)',
+              value: `${fmt(Math.max(...naiveSeconds))} s, ${naiveAnswered} answered`,
+            },
+            { name: 'naive clients per store: answered / (R·T + burst)', value: perStore(naive) },
+          ],
+        );
+      } finally {
+        await core.close();
+      }
+      if (PROFILE_DIR) console.log(`  (CPU profile of the sync thread in ${resolve(PROFILE_DIR)})`);
+    });
+  } finally {
+    await mock.stop();
+  }
+}
