@@ -211,8 +211,9 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
         .toBe(true);
       expect(await page.evaluate(OVERLAPS)).toEqual([]);
       expect(await headers(page)).not.toContain('End');
-      // The smallest window still shows the figures that matter most beside the title: the call and the goal's lift.
-      expect(await headers(page)).toEqual(expect.arrayContaining(['Title', 'Status', 'Decision', 'Lift (goal)']));
+      // The smallest window still shows the figures that matter most beside a title that reads as
+      // words: the call and the goal's lift; the status, in the detail pane, leaves first (issue 21, 4).
+      expect(await headers(page)).toEqual(['Title', 'Decision', 'Lift (goal)']);
 
       await page.getByTestId('columns-button').click();
       const menu = page.getByRole('menu', { name: /Columns of the list/ });
@@ -234,8 +235,8 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
         .locator('[data-testid="test-grid"] .viewport [role="row"] .c-title')
         .first()
         .boundingBox();
-      // The smallest window's list is under 480 px: there the title's minimum is 80 px.
-      expect(title?.width ?? 0).toBeGreaterThanOrEqual(79);
+      // The smallest window's list is under 480 px: there the title keeps 42% of it (at least 120 px).
+      expect(title?.width ?? 0).toBeGreaterThanOrEqual(119);
       // The page itself never scrolls sideways.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(900);
       await page.emulateMedia({ colorScheme: 'light' });

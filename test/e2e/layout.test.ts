@@ -275,6 +275,66 @@ async function audit(page: Page, name: string): Promise<string[]> {
   ];
 }
 
+/** Rows of the test list wholly inside its viewport. */
+const VISIBLE_ROWS = `(() => {
+  const viewport = document.querySelector('[data-testid="test-grid"] .viewport');
+  if (!viewport) return 0;
+  const box = viewport.getBoundingClientRect();
+  return [...viewport.querySelectorAll('[role="row"]')].filter((row) => {
+    const r = row.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  }).length;
+})()`;
+
+/**
+ * The smallest window is usable (issue 21, item 4): filters fold into one row behind "Filters", the
+ * title keeps room (secondary columns leave first), at least 12 rows show, the detail pane folds away
+ * and back. Audits the open filter panel and the folded detail pane too.
+ */
+async function smallestWindow(page: Page, tag: string): Promise<string[]> {
+  const findings: string[] = [];
+  const bar = page.getByTestId('filter-bar');
+  if (!(await page.getByTestId('filters-button').isVisible()))
+    findings.push(`${tag}: the filters do not fold into one row`);
+  if ((await bar.locator('select').count()) > 0)
+    findings.push(`${tag}: the filter dropdowns still take rows`);
+  const rows = (await page.evaluate(VISIBLE_ROWS)) as number;
+  if (rows < 12) findings.push(`${tag}: ${rows} rows visible, not 12`);
+  const title = await page
+    .locator('[data-testid="test-grid"] .viewport [role="row"] .c-title')
+    .first()
+    .boundingBox();
+  if ((title?.width ?? 0) < 140) findings.push(`${tag}: the title gets ${title?.width ?? 0} px`);
+
+  await page.getByTestId('filters-button').click();
+  await page.getByRole('group', { name: 'Filters' }).waitFor();
+  findings.push(...(await audit(page, `${tag}-1a-filters-open`)));
+  await page.getByRole('combobox', { name: 'Goal' }).selectOption({ index: 1 });
+  if ((await page.getByTestId('filters-count').textContent()) !== '1')
+    findings.push(`${tag}: the Filters button does not count the goal filter`);
+  await page.keyboard.press('Escape');
+  await page.getByRole('group', { name: 'Filters' }).waitFor({ state: 'detached' });
+  await page.getByTestId('filters-button').click();
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await page.keyboard.press('Escape');
+
+  await page.getByTestId('hide-detail').click();
+  await page.getByTestId('show-detail').waitFor();
+  const list = await page.getByTestId('test-grid').boundingBox();
+  if ((list?.width ?? 0) < 600)
+    findings.push(`${tag}: a folded detail pane leaves the list ${list?.width ?? 0} px`);
+  const folded = (await page.evaluate(VISIBLE_ROWS)) as number;
+  if (folded < 12) findings.push(`${tag}: ${folded} rows visible with the detail folded`);
+  findings.push(...(await audit(page, `${tag}-1b-detail-folded`)));
+  // Opening a test (Enter) shows the detail pane again.
+  await page.getByTestId('test-grid').focus();
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('hide-detail').waitFor();
+  await page.getByTestId('detail-title').waitFor();
+  return findings;
+}
+
 async function view(page: Page, label: string) {
   await page
     .getByRole('navigation', { name: 'Stores and views' })
@@ -302,6 +362,7 @@ describe('every view holds at every size, in both themes', { timeout: 240_000 },
           await page.keyboard.press('Control+0');
           await page.locator('[data-testid="test-grid"] .viewport [role="row"]').first().waitFor();
           findings.push(...(await audit(page, `${tag}-1-list-all`)));
+          if (size.width === 900) findings.push(...(await smallestWindow(page, tag)));
 
           // The other implementation's store: partial sync in the list header, a disputed test.
           await page.locator('.store .main', { hasText: FOREIGN }).click();
@@ -347,6 +408,99 @@ describe('every view holds at every size, in both themes', { timeout: 240_000 },
       expect(findings).toEqual([]);
     });
   }
+});
+
+describe('the list at the edges of its use (issue 21, items 5 and 8)', { timeout: 120_000 }, () => {
+  const listWidth = (page: Page) =>
+    page.evaluate(
+      `document.querySelector('.list-pane').getBoundingClientRect().width`,
+    ) as Promise<number>;
+
+  it('lets the widths the user did not set follow the window, and keeps those set (item 5)', async () => {
+    // First launch in the smallest window, then the window grows to a large screen.
+    const context = await server.browser.newContext({ viewport: SIZES[0] });
+    const page = await openApp(context);
+    try {
+      await page.keyboard.press('Control+0');
+      await page.getByRole('columnheader').first().waitFor();
+      const small = await listWidth(page);
+      await page.setViewportSize(SIZES[3]);
+      await expect.poll(() => listWidth(page)).toBeGreaterThan(1000);
+      expect(await page.getByRole('columnheader', { name: /^Store/ }).isVisible()).toBe(true);
+      await page.getByTestId('columns-button').click();
+      const store = page.getByRole('menuitemcheckbox', { name: /^Store/ });
+      expect(await store.textContent()).not.toContain('no room');
+      await page.keyboard.press('Escape');
+      await page.screenshot({ path: join(SHOTS, 'issue21-5-large-after-small.png') });
+
+      // The user drags the splitter: that width stays, at any window size and after a restart.
+      const splitter = page.getByRole('separator', { name: 'Resize the list pane' });
+      await splitter.focus();
+      for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowLeft');
+      const chosen = await listWidth(page);
+      expect(chosen).toBeLessThan(1000);
+      expect(chosen).toBeGreaterThan(small);
+      await page.setViewportSize(SIZES[2]);
+      // A window too narrow for it shows less of it (the detail pane keeps its minimum), but keeps it.
+      await expect.poll(() => listWidth(page)).toBe(1440 - 220 - 340);
+      await page.setViewportSize({ width: 2200, height: 1200 });
+      await expect.poll(() => listWidth(page)).toBe(chosen);
+      await page.reload();
+      await page.getByRole('columnheader').first().waitFor();
+      expect(await listWidth(page)).toBe(chosen);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says when search and filters carry to another store, leaves the search on Esc, and keeps a sorted header whole (item 8)', async () => {
+    const context = await server.browser.newContext({ viewport: SIZES[2] });
+    const page = await openApp(context);
+    try {
+      await page.keyboard.press('Control+0');
+      const search = page.getByTestId('search');
+      await search.fill('banner');
+      await expect
+        .poll(() => page.locator('.tests-pane .pane-header .count').textContent())
+        .not.toMatch(/140 tests/);
+      await page.locator('.store .main', { hasText: 'Demo store' }).click();
+      const note = page.getByTestId('carried-filters');
+      await note.waitFor();
+      expect(await note.textContent()).toContain('kept from All stores');
+      await page.screenshot({ path: join(SHOTS, 'issue21-8-carried.png') });
+      await note.getByRole('button', { name: 'Keep' }).click();
+      await note.waitFor({ state: 'detached' });
+      expect(await search.inputValue()).toBe('banner');
+
+      // Esc clears the search and leaves the box: j moves in the list, it types nothing.
+      await search.focus();
+      await page.keyboard.press('Escape');
+      expect(await search.inputValue()).toBe('');
+      expect(await page.evaluate(`document.activeElement?.dataset?.testid ?? ''`)).toBe(
+        'test-grid',
+      );
+      await page.keyboard.press('j');
+      expect(await search.inputValue()).toBe('');
+
+      // Every sortable header, sorted either way, keeps its label whole beside the arrow.
+      const heads = page.locator('[data-testid="test-grid"] .head [aria-sort] button');
+      const n = await heads.count();
+      const cut: string[] = [];
+      for (let i = 0; i < n; i++) {
+        for (let click = 0; click < 2; click++) {
+          await heads.nth(i).click();
+          const found = (await page.evaluate(`[...document.querySelectorAll(
+            '[data-testid="test-grid"] .head [aria-sort="ascending"] .label, [data-testid="test-grid"] .head [aria-sort="descending"] .label')]
+            .filter((el) => el.scrollWidth > el.clientWidth + 1 || [...el.querySelectorAll('span')].some((s) => s.scrollWidth > s.clientWidth + 1))
+            .map((el) => el.textContent.trim())`)) as string[];
+          cut.push(...found);
+        }
+      }
+      expect(cut).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('the results of another implementation, read honestly', { timeout: 120_000 }, () => {

@@ -38,6 +38,8 @@ export type Column = {
    * turned on or off are never dropped or added for width: those the list cannot fit make it scroll.
    */
   rank: number;
+  /** The rank in a list narrower than NARROW_LIST, where the call and its lift matter most. */
+  narrowRank?: number;
   /** Shown until the user says otherwise. */
   byDefault: (scope: ScopeKind, stores: number) => boolean;
 };
@@ -48,7 +50,8 @@ const never = () => false;
 /**
  * In the order the list shows them. Ranks (which default columns stay longest in a narrow list):
  * status, Splitbook's call, its lift of the goal, alerts, its chance to win, then the rest. The
- * smallest window (900 px, a list of about 345 px) keeps title, status, decision and lift.
+ * smallest window (900 px, a list of about 360 px beside the detail pane) keeps title, decision and
+ * lift; with the detail pane collapsed the list has the window's width.
  */
 export const COLUMNS: readonly Column[] = [
   { key: 'title', label: 'Title', sort: 'title', width: 0, rank: 0, byDefault: always },
@@ -68,6 +71,7 @@ export const COLUMNS: readonly Column[] = [
     width: 96,
     narrow: 84,
     rank: 1,
+    narrowRank: 3,
     byDefault: always,
   },
   { key: 'stage', label: 'Stage', sort: null, width: 80, rank: 10, byDefault: never },
@@ -101,6 +105,7 @@ export const COLUMNS: readonly Column[] = [
     width: 116,
     narrow: 78,
     rank: 2,
+    narrowRank: 1,
     byDefault: always,
   },
   {
@@ -109,7 +114,7 @@ export const COLUMNS: readonly Column[] = [
     head: ['P(win)', '(goal)'],
     sort: 'goalPWin',
     numeric: true,
-    width: 52,
+    width: 60,
     rank: 5,
     byDefault: always,
   },
@@ -122,6 +127,7 @@ export const COLUMNS: readonly Column[] = [
     width: 64,
     narrow: 50,
     rank: 3,
+    narrowRank: 2,
     byDefault: always,
   },
   {
@@ -130,7 +136,7 @@ export const COLUMNS: readonly Column[] = [
     head: ['P(win)', '(API)'],
     sort: 'probabilityToWin',
     numeric: true,
-    width: 52,
+    width: 60,
     rank: 10,
     byDefault: never,
   },
@@ -149,8 +155,13 @@ export const COLUMNS: readonly Column[] = [
 
 /** The title never gets less than this; columns shown by default leave the list when it would. */
 export const TITLE_MIN = 160;
-/** In a list narrower than NARROW_LIST (the smallest window) every column counts: the title may shrink to this. */
-export const TITLE_MIN_NARROW = 80;
+/**
+ * In a list narrower than NARROW_LIST (the smallest window) the title keeps this share of the list
+ * (and at least TITLE_MIN_NARROW px): secondary columns leave first, so a title reads as words, not
+ * as its first nine letters.
+ */
+export const TITLE_SHARE_NARROW = 0.42;
+export const TITLE_MIN_NARROW = 120;
 /** The row's gap between cells and its side padding, as TestTable's CSS sets them. */
 export const GAP = 10;
 export const PADDING = 20;
@@ -187,7 +198,9 @@ export function layoutColumns(
 ): Layout {
   const narrow = listWidth > 0 && listWidth < NARROW_LIST;
   const widthOf = (column: Column) => (narrow ? (column.narrow ?? column.width) : column.width);
-  const titleMin = narrow ? TITLE_MIN_NARROW : TITLE_MIN;
+  const titleMin = narrow
+    ? Math.max(TITLE_MIN_NARROW, Math.round(listWidth * TITLE_SHARE_NARROW))
+    : TITLE_MIN;
   const chosen = new Set<ColumnKey>(['title']);
   const candidates: Column[] = [];
   for (const column of COLUMNS) {
@@ -205,7 +218,8 @@ export function layoutColumns(
     );
   const crowdedOut = new Set<ColumnKey>();
   let full = false;
-  for (const column of [...candidates].sort((a, b) => a.rank - b.rank)) {
+  const rankOf = (column: Column) => (narrow ? (column.narrowRank ?? column.rank) : column.rank);
+  for (const column of [...candidates].sort((a, b) => rankOf(a) - rankOf(b))) {
     const needs = widthOf(column) + GAP;
     if (!full && (listWidth === 0 || used + needs <= listWidth)) {
       chosen.add(column.key);

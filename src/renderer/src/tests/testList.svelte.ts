@@ -55,6 +55,23 @@ export function hasFilters(filters: Filters): boolean {
   );
 }
 
+/** Filters on besides the search (each status counts once): the folded filter button's number. */
+export function activeFilterCount(filters: Filters): number {
+  return (
+    filters.statuses.length +
+    [
+      filters.stage,
+      filters.goal,
+      filters.device,
+      filters.tag,
+      filters.campaignId,
+      filters.audienceId,
+    ].filter((value) => value !== null).length +
+    (filters.hasAlerts ? 1 : 0) +
+    (filters.includeRemoved ? 1 : 0)
+  );
+}
+
 class TestList {
   filters = $state<Filters>({ ...EMPTY_FILTERS });
   sort = $state<Sort>({ key: 'updatedAt', dir: 'desc' });
