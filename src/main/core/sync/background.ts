@@ -296,6 +296,9 @@ export function createBackgroundSync(deps: BackgroundSyncDeps): BackgroundSyncer
         plan();
         return;
       }
+      // A run that ended (whoever started it: setKey's, the window's, the CLI's) did what a pending
+      // "sync now" would do; keeping the mark would sync the store a second time.
+      dueNow.delete(storeId);
       const state = stateOf(storeId);
       if (outcome === 'ok' || outcome === 'partial') {
         // A store that answered has a working key and needs no back-off.
