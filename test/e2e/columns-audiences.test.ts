@@ -324,6 +324,54 @@ describe('audiences (item 15)', { timeout: 120_000 }, () => {
     }
   });
 
+  it('marks an audience not yet sent wherever it is used, and states no rule logic the API does not (issue 21, 7 and 12)', async () => {
+    const [other] = (await core.services.stores.list({})).filter((s) => s.name === OTHER);
+    if (!other) throw new Error('the simulated store is missing');
+    await served.setOffline(true);
+    const unsent = 'Waiting for the network';
+    const created = await core.services.edits.createAudience({
+      storeId: other.id,
+      name: unsent,
+      rules: [],
+    });
+    const context = await server.browser.newContext({ viewport: SIZES[1] });
+    const page = await openApp(context);
+    try {
+      await page.locator('.store .main', { hasText: OTHER }).click();
+      await view(page, 'Audiences');
+      const row = page.locator('.list-pane tbody tr', { hasText: unsent });
+      await expect.poll(() => row.getByTestId('unsent-mark').textContent()).toBe('not yet sent');
+      await row.click();
+      const detail = page.getByRole('region', { name: 'Audience detail' });
+      await detail.getByTestId('unsent-mark').waitFor();
+      // The detail and the editor say "Rules", never a meaning ("all must match") the API does not state.
+      expect(await detail.textContent()).not.toMatch(/all of these hold|all must match/);
+      await page.getByRole('button', { name: /New custom audience/ }).click();
+      const legend = page.getByTestId('rules-legend');
+      expect(await legend.textContent()).toMatch(/^Rules/);
+      expect(await legend.textContent()).not.toContain('all must match');
+      expect(await legend.getAttribute('title')).toContain('does not state how');
+      await page.keyboard.press('Escape');
+
+      // Where a test uses it: the Edit tab's audiences.
+      await view(page, 'Tests');
+      await page.locator('[data-testid="test-grid"] .viewport [role="row"]').first().click();
+      await page.keyboard.press('Enter');
+      await page.getByRole('tab', { name: 'Edit' }).click();
+      const check = page.locator('.checks label', { hasText: unsent });
+      await expect.poll(() => check.getByTestId('unsent-mark').textContent()).toBe('not yet sent');
+      await page.screenshot({ path: join(SHOTS, 'audience-unsent-1920-light.png') });
+    } finally {
+      await context.close();
+      await core.services.edits.discard({
+        storeId: other.id,
+        kind: 'audience',
+        recordId: created.id,
+      });
+      await served.setOffline(false);
+    }
+  });
+
   it('"Used by N tests" opens the list of exactly those N tests, with a chip that clears it', async () => {
     const used = (await core.services.audiences.list({ storeId: demoId }))
       .filter((row) => row.testCount > 1)

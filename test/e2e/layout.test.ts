@@ -382,6 +382,13 @@ describe('every view holds at every size, in both themes', { timeout: 240_000 },
           await page.getByTestId('verdict').waitFor();
           await page.getByTestId('disagreements').waitFor();
           findings.push(...(await audit(page, `${tag}-3-results`)));
+          if (size.width >= 1440) {
+            // The By-goal table fits the detail pane from 1440 px on (issue 21, item 9).
+            const sideways = (await page.evaluate(
+              `(() => { const r = document.querySelector('[role="region"][aria-label="By goal metric"]'); return r ? r.scrollWidth - r.clientWidth : 0; })()`,
+            )) as number;
+            if (sideways > 1) findings.push(`${tag}-3-results: By goal metric scrolls sideways`);
+          }
           await page.evaluate(`document.querySelector('[role="tabpanel"]').scrollTo(0, 1e6)`);
           findings.push(...(await audit(page, `${tag}-4-results-end`)));
           await page.getByTestId('search').fill('');

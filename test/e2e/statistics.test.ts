@@ -113,6 +113,40 @@ describe("Splitbook's check, end to end", { timeout: 120_000 }, () => {
     });
   });
 
+  it("draws the store's annotations on the chance-to-win chart too, and names the API's leader figure in words (issue 21, 12)", async () => {
+    const [store] = await core.services.stores.list({});
+    const results = simulator.results(STORE_NAME, planted.id);
+    const days = Object.keys(results?.daily ?? {}).sort();
+    const day = days[Math.floor(days.length / 2)];
+    if (!store || !day) throw new Error('a synced store and a day of data are needed');
+    await core.services.notes.addAnnotation({
+      storeId: store.id,
+      day,
+      label: 'Black Friday promo',
+    });
+    // The annotations load with the view: back to the test's Results tab.
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.reload();
+    await rows().filter({ hasText: planted.title }).click();
+    await page.keyboard.press('Enter');
+    await page.getByRole('tab', { name: 'Results' }).click();
+    const chart = page.locator('[data-testid="probability-over-time"] [role="img"]');
+    await expect.poll(() => chart.getAttribute('aria-label')).toMatch(/marked: Black Friday promo/);
+    expect(
+      await page
+        .locator('[role="img"][aria-label^="Conversion rate, cumulative"]')
+        .getAttribute('aria-label'),
+    ).toMatch(/marked: Black Friday promo/);
+    const goals = page.getByRole('region', { name: 'By goal metric' });
+    await goals.waitFor();
+    expect(await goals.getByRole('columnheader').allTextContents()).toContain("Leader's chance");
+    expect(await goals.textContent()).not.toContain('P(leader)');
+    await screenshotsAtEverySize(page, SCREENS, 'stats-annotated', async () => {
+      await page.getByTestId('probability-over-time').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(150);
+    });
+  });
+
   it('ran without a script error or a CSP violation', () => {
     expect(win?.pageErrors).toEqual([]);
   });

@@ -39,8 +39,12 @@ export type LineChartSpec = {
   markers?: { x: number; label: string }[];
 };
 
-/** The store's annotations as dashed vertical lines with their label at the top. */
-function markerAnnotations(spec: LineChartSpec, color: string, text: string) {
+/** The store's annotations as dashed vertical lines with their label at the top (every results chart). */
+export function markerAnnotations(
+  spec: { markers?: { x: number; label: string }[] },
+  color: string,
+  text: string,
+) {
   return Object.fromEntries(
     (spec.markers ?? []).map((marker, i) => [
       `marker${i}`,

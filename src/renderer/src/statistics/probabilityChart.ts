@@ -1,6 +1,6 @@
 // chart.js config of "Probability to win over time": Splitbook's cumulative P(win) and the lift interval band.
 import { CategoryScale, Filler, type ChartConfiguration } from 'chart.js';
-import { Chart } from '../results/chart';
+import { Chart, markerAnnotations } from '../results/chart';
 import type { OverTimeSeries } from './overTimeSeries';
 import { formatDayKey, formatSignedPercent } from '../lib/format';
 import { theme } from '../lib/theme.svelte';
@@ -21,6 +21,8 @@ function translucent(color: string, alpha: number): string {
 
 export function probabilityChartConfig(
   series: OverTimeSeries,
+  /** The store's dated annotations inside the series, at their day's index, as on the other charts. */
+  markers: { x: number; label: string }[] = [],
 ): ChartConfiguration<'line', (number | null)[], string> {
   const line = theme.color('--text');
   const variant = theme.color('--variant');
@@ -72,7 +74,7 @@ export function probabilityChartConfig(
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
       plugins: {
-        annotation: { annotations: {} },
+        annotation: { annotations: markerAnnotations({ markers }, muted, line) },
         legend: { display: false },
         tooltip: {
           callbacks: {
