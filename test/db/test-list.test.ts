@@ -621,8 +621,8 @@ describe('testFacets', () => {
     expect(all.devices).toEqual(['all', 'mobile']); // 'desktop' only on a removed test
     expect(all.tags).toEqual(['Alpha', 'CHECKOUT', 'mobile']); // one option per name, whatever its case
     expect(all.campaigns).toEqual([
-      { id: uuid(2, 7), name: 'Named by list' },
-      { id: uuid(1, 7), name: 'Zeta' },
+      { id: uuid(2, 7), name: 'Named by list', storeName: 'Store s2' },
+      { id: uuid(1, 7), name: 'Zeta', storeName: 'Store s1' },
     ]);
 
     const s2 = testFacets(db, TestFilter.parse({ storeId: 's2', includeRemoved: true }));
@@ -632,6 +632,51 @@ describe('testFacets', () => {
 
     const searched = testFacets(db, TestFilter.parse({ search: 'Test 1' }));
     expect(searched.statusCounts.active).toBe(1);
+  });
+});
+
+describe('one goal, whatever its spelling, and campaigns told apart by store (issue 21, 9)', () => {
+  it('offers a goal once across stores that spell it differently, and its filter matches every spelling', () => {
+    const db = openTempDb();
+    addStore(db, 's1', 'Acme');
+    addStore(db, 's2', 'Nordic');
+    upsertTests(db, {
+      storeId: 's1',
+      tests: [
+        makeTest({
+          n: 1,
+          goal: 'click-through-rate',
+          campaign: { id: uuid(1, 7), name: 'Spring' },
+        }),
+        makeTest({ n: 2, goal: 'conversion-rate' }),
+      ],
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
+    upsertTests(db, {
+      storeId: 's2',
+      tests: [
+        makeTest({ n: 3, goal: 'clickThroughRate', campaign: { id: uuid(2, 7), name: 'Spring' } }),
+        makeTest({ n: 4, goal: 'CLICK_THROUGH_RATE' }),
+        makeTest({ n: 5, goal: 'Wishlist adds' }),
+        makeTest({ n: 6, goal: 'wishlist-adds' }),
+      ],
+      runId: 'run-1',
+      syncedAt: NOW,
+    });
+    const all = testFacets(db, TestFilter.parse({}));
+    expect(all.goals).toEqual(['click-through-rate', 'conversion-rate', 'Wishlist adds']);
+    for (const goal of ['clickThroughRate', 'click-through-rate']) {
+      const filter = { goal };
+      expect(listTests(db, TestListInput.parse(filter)).total).toBe(3);
+      expect(testFacets(db, TestFilter.parse(filter)).statusCounts['active']).toBe(3);
+    }
+    expect(listTests(db, TestListInput.parse({ goal: 'wishlist-adds' })).total).toBe(2);
+    // Two campaigns named alike in two stores: each with its store.
+    expect(all.campaigns.map((c) => [c.name, c.storeName])).toEqual([
+      ['Spring', 'Acme'],
+      ['Spring', 'Nordic'],
+    ]);
   });
 });
 

@@ -132,7 +132,10 @@ export const Facets = z.object({
   goals: z.array(z.string()),
   devices: z.array(z.string()),
   tags: z.array(z.string()),
-  campaigns: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Campaigns the scope's tests name, with their store (two stores may share a campaign name). */
+  campaigns: z.array(
+    z.object({ id: z.string(), name: z.string(), storeName: z.string().nullable() }),
+  ),
   /** Tests matching the whole filter (its "has alerts" aside) whose results raised an alert. */
   withAlerts: z.int(),
 });

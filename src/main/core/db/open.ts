@@ -9,6 +9,7 @@ import { MIGRATIONS, migrate, schemaVersion } from './migrations';
 import { CORRUPT_CACHE, storageFailure, storageProblem } from './storage-errors';
 import { USER_DATA_MIGRATIONS } from './user-data/migrations';
 import type { Db } from './types';
+import { spellingKey } from '../../../shared/domain/metrics';
 
 export type { Db } from './types';
 
@@ -146,10 +147,17 @@ function openReadOnly(file: string, options: OpenOptions): Db {
   }
 }
 
-/** SQL functions of the cache: compressed records (results_raw.raw_packed) read with json_extract(unpack_json(x), '$.a'). */
+/**
+ * SQL functions of the cache: compressed records (results_raw.raw_packed) read with
+ * json_extract(unpack_json(x), '$.a'); spelling_key(x), a goal's spelling-free key (the domain's
+ * spellingKey), so a filter on one goal matches all its spellings.
+ */
 function addFunctions(db: Db): void {
   db.function('unpack_json', { deterministic: true }, (packed: unknown) =>
     packed instanceof Uint8Array ? unpackJson(packed) : null,
+  );
+  db.function('spelling_key', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? spellingKey(value) : null,
   );
 }
 

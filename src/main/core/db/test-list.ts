@@ -15,6 +15,7 @@ import { memoized } from './memo';
 import { statement } from './statements';
 import type { Db } from './types';
 import { hasUserData } from './user-data/attached';
+import { metricOfGoal, spellingKey } from '../../../shared/domain/metrics';
 
 type SortDir = TestListInput['sort']['dir'];
 type SortValue = string | number;
@@ -114,7 +115,8 @@ export function filterWhere(filter: TestFilter, withStatuses: boolean, withNotes
     add(where, '+t.status IN (SELECT value FROM json_each(?))', JSON.stringify(filter.statuses));
   }
   if (filter.stage !== null) add(where, '+t.stage = ?', filter.stage);
-  if (filter.goal !== null) add(where, '+t.goal = ?', filter.goal);
+  // Spellings of one goal ("click-through-rate", "clickThroughRate") are one goal.
+  if (filter.goal !== null) add(where, 'spelling_key(t.goal) = spelling_key(?)', filter.goal);
   if (filter.device !== null) add(where, '+t.device = ?', filter.device);
   if (filter.tag !== null) {
     add(
@@ -401,7 +403,7 @@ function countsWhere(filter: TestFilter, withStatuses: boolean): Where {
     add(where, 'f.status IN (SELECT value FROM json_each(?))', JSON.stringify(filter.statuses));
   }
   if (filter.stage !== null) add(where, 'f.stage = ?', filter.stage);
-  if (filter.goal !== null) add(where, 'f.goal = ?', filter.goal);
+  if (filter.goal !== null) add(where, 'spelling_key(f.goal) = spelling_key(?)', filter.goal);
   if (filter.device !== null) add(where, 'f.device = ?', filter.device);
   if (filter.hasAlerts) add(where, 'f.alerted = 1');
   return where;
@@ -425,26 +427,56 @@ function computeFacets(db: Db, filter: TestFilter): Facets {
   const options = (pick: (combo: (typeof combos)[number]) => string): string[] =>
     [...new Set(combos.map(pick))].sort(byName);
   const campaignSql = `
-    SELECT used.id, coalesce(used.name, c.name, used.id) AS name
+    SELECT used.id, coalesce(used.name, c.name, used.id) AS name, s.name AS storeName
     FROM (
       SELECT f.campaign_id AS id, max(CASE WHEN f.named = 1 THEN f.name END) AS name, max(f.store_id) AS storeId
       FROM test_campaign_counts f ${whereSql(scope)}
       GROUP BY f.campaign_id
     ) AS used
-    LEFT JOIN campaigns c ON c.store_id = used.storeId AND c.id = used.id`;
-  const campaigns = statement<{ id: string; name: string }>(db, campaignSql)
+    LEFT JOIN campaigns c ON c.store_id = used.storeId AND c.id = used.id
+    LEFT JOIN stores s ON s.id = used.storeId`;
+  const campaigns = statement<{ id: string; name: string; storeName: string | null }>(
+    db,
+    campaignSql,
+  )
     .all(...scope.params)
-    .sort((a, b) => byName(a.name, b.name) || byName(a.id, b.id));
+    .sort(
+      (a, b) =>
+        byName(a.name, b.name) ||
+        byName(a.storeName ?? '', b.storeName ?? '') ||
+        byName(a.id, b.id),
+    );
   const { statusCounts, withAlerts } = counted ?? statusCountsFromTests(db, filter);
   return {
     statusCounts,
     stages: options((combo) => combo.stage),
-    goals: options((combo) => combo.goal),
+    goals: goalOptions(combos.map((combo) => combo.goal)),
     devices: options((combo) => combo.device),
     tags: tagOptions(db, filter),
     campaigns,
     withAlerts,
   };
+}
+
+/**
+ * One option per goal whatever its spellings (the domain's spellingKey): a known goal by its own
+ * spelling (metrics.ts) where the tests use it, else by the first spelling in reading order. The
+ * filter matches every spelling of the option's key.
+ */
+function goalOptions(goals: readonly string[]): string[] {
+  const byKey = new Map<string, string[]>();
+  for (const goal of goals) {
+    const key = spellingKey(goal);
+    const list = byKey.get(key);
+    if (list) list.push(goal);
+    else byKey.set(key, [goal]);
+  }
+  return [...byKey.values()]
+    .map(
+      (spellings) =>
+        spellings.find((s) => metricOfGoal(s)?.goal === s) ?? [...spellings].sort(byName)[0] ?? '',
+    )
+    .sort(byName);
 }
 
 function emptyStatusCounts(): Record<string, number> {
