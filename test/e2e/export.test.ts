@@ -121,6 +121,10 @@ describe('export from the window', { timeout: 120_000 }, () => {
     expect(await dialog().locator('.report .desc').first().textContent()).toMatch(
       /One row per test/,
     );
+    // Which charset to pick on import, so the byte-order mark never shows in A1 (issue 21, item 13).
+    expect(await dialog().getByTestId('export-charset').textContent()).toMatch(
+      /Character set\s+Unicode \(UTF-8\).*byte-order mark/,
+    );
     await screen('export-01-dialog');
 
     const { text, download, shown } = await exportAndDownload();

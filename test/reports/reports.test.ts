@@ -10,6 +10,7 @@ import { metricOfGoal } from '../../src/shared/domain/metrics';
 import { analysePerMetric, analyseSegments, analyseTest } from '../../src/shared/domain/statistics';
 import { TestFilter } from '../../src/shared/contract';
 import { allTestRows } from '../support/core';
+import { REPORTS } from '../../src/main/core/reports/registry';
 import { uuid } from '../db/fixtures';
 import { neutralised, numberCell, parseCsv, PAYLOADS, reportFixture, request } from './support';
 
@@ -205,8 +206,39 @@ describe('metrics report', () => {
           expect(row['control_count']).toBe('');
           expect(row['p_win']).toBe('');
         }
+        // Each row says the unit of its value cells, which the column mixes (issue 21, item 13).
+        expect(row['unit']).toBe(
+          RATES.has(metric)
+            ? 'fraction'
+            : ['revenue', 'aov', 'rpv'].includes(metric)
+              ? 'currency'
+              : 'count',
+        );
       }
     }
+  });
+
+  it('adds its unit column at the end: every earlier column keeps its place', () => {
+    const names = REPORTS.find((r) => r.name === 'metrics')?.columns.map((c) => c.name) ?? [];
+    expect(names.at(-1)).toBe('unit');
+    expect(names.slice(0, 16)).toEqual([
+      'store',
+      'store_id',
+      'test_id',
+      'title',
+      'segment',
+      'metric',
+      'control_value',
+      'variant_value',
+      'relative_lift',
+      'control_count',
+      'variant_count',
+      'control_visitors',
+      'variant_visitors',
+      'p_win',
+      'lift_ci_low',
+      'lift_ci_high',
+    ]);
   });
 });
 

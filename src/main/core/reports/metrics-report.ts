@@ -72,7 +72,26 @@ export const METRICS_COLUMNS: readonly Column[] = [
     unit: 'fraction, upper end of that interval',
     source: 'Splitbook',
   },
+  // New columns go at the end: the ones above keep their place and meaning.
+  text(
+    'unit',
+    "the unit of control_value and variant_value on this row: count, currency (the store's, unconverted) or fraction",
+    'Splitbook',
+  ),
 ];
+
+/** The unit of a metric's value cells: control_value mixes counts, money and fractions across rows. */
+export const METRIC_UNITS: Readonly<Record<MetricName, 'count' | 'currency' | 'fraction'>> = {
+  visitors: 'count',
+  conversions: 'count',
+  orders: 'count',
+  revenue: 'currency',
+  cvr: 'fraction',
+  acr: 'fraction',
+  ctr: 'fraction',
+  aov: 'currency',
+  rpv: 'currency',
+};
 
 function value(side: SideStatistics | null, metric: MetricName): number | null {
   if (!side) return null;
@@ -106,6 +125,7 @@ function* segmentRows(
     } else {
       row.push(null, null, null, null, null, null, null);
     }
+    row.push(METRIC_UNITS[metric]);
     yield row;
   }
 }

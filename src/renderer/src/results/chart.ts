@@ -152,6 +152,8 @@ export function lineChartConfig(
             autoSkip: true,
             autoSkipPadding: 18,
             precision: 0,
+            // No extra tick at the axis' ends: the last day's label landed on the nice tick before it.
+            includeBounds: false,
             callback: (value) =>
               Number.isInteger(value) ? (spec.labels[Number(value)] ?? '') : '',
           },

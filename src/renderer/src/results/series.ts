@@ -59,6 +59,34 @@ export function dayPositions(keys: readonly string[]): { xs: number[]; labels: s
   return { xs, labels };
 }
 
+/**
+ * Where a calendar day falls on the axis of `keys` (the series' sorted date keys): days since the
+ * first key, whether or not that day holds data; null outside the series or for keys that are not
+ * dates (their positions are their indexes: only a key itself can be placed).
+ */
+export function dayIndex(keys: readonly string[], day: string): number | null {
+  const first = keys[0];
+  const last = keys.at(-1);
+  if (first === undefined || last === undefined) return null;
+  if (!keys.every((key) => DATE_KEY.test(key)) || !DATE_KEY.test(day)) {
+    const i = keys.indexOf(day);
+    return i < 0 ? null : i;
+  }
+  if (day < first || day > last) return null;
+  return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / DAY_MS);
+}
+
+/** Daily data the API sends for days after the test's end (by its endAt, a UTC day): counted, and where the end is. */
+export function afterEnd(
+  keys: readonly string[],
+  endAt: string | null,
+): { endDay: string; days: number; x: number | null } | null {
+  if (endAt === null || Number.isNaN(Date.parse(endAt))) return null;
+  const endDay = new Date(endAt).toISOString().slice(0, 10);
+  const days = keys.filter((key) => DATE_KEY.test(key) && key > endDay).length;
+  return days === 0 ? null : { endDay, days, x: dayIndex(keys, endDay) };
+}
+
 /** Days in key order (ISO dates sort as text); rates are recomputed from counts so sums stay honest. */
 export function dailySeries(daily: TestResults['daily']): DailySeries {
   const keys = Object.keys(daily)
