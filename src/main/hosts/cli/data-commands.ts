@@ -22,7 +22,7 @@ export async function restore(core: Core, io: Io, file: string): Promise<number>
       `No longer listed (not in the backup): ${done.storesLeft.join(', ')}. Their keys are still in the keychain.`,
     );
   io.out(
-    'The cache starts empty: sync to fill it (sync --all). A store whose key is not in this computer\'s keychain needs it again (add it in the window\'s "Set key").',
+    "The cache starts empty: sync to fill it (sync --all). A store whose key is not in this computer's keychain needs it again: the store's menu in the window, Change API key….",
   );
   return 0;
 }
