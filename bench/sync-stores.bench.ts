@@ -134,16 +134,13 @@ export async function benchSyncStores(): Promise<void> {
         secrets: createMemorySecretStore(),
         host: 'cli',
         version: 'bench',
-        syncThread: PROFILE_DIR
-          ? {
-              ...thread,
-              execArgv: [
-                ...(thread.execArgv ?? []),
-                '--cpu-prof',
-                `--cpu-prof-dir=${resolve(PROFILE_DIR)}`,
-              ],
-            }
-          : thread,
+        syncThread: {
+          ...thread,
+          execArgv: [
+            ...(thread.execArgv ?? []),
+            ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : []),
+          ],
+        },
       });
       try {
         const ids: string[] = [];
