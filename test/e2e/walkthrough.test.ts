@@ -3,7 +3,8 @@
 // where the rest went; daily data past a test's end is marked; a store added by another process (the CLI)
 // appears without a reload; the demo store is offered in Add store.
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/types';
@@ -11,6 +12,7 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '../../src
 import { screenshotsAtEverySize } from '../support/chromium';
 import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, syncStore, tempDir } from '../support/core';
+import { runTsx } from '../hosts/support/spawn';
 
 const SCREENS = resolve('test-results/screens');
 const STORE = 'Elsewhere Goods';
@@ -157,6 +159,54 @@ describe('the walk-through, item 13', { timeout: 120_000 }, () => {
       await page.waitForTimeout(150);
     });
     await page.getByTestId('search').fill('');
+    expect(win?.pageErrors).toEqual([]);
+  });
+});
+
+describe('the walk-through, item 10', { timeout: 120_000 }, () => {
+  it('shows a store another process (the CLI) adds while the window is open, without a reload', async () => {
+    const before = page.url();
+    const added = await runTsx('src/main/hosts/cli/main.ts', ['--data-dir', data.path, 'add-demo']);
+    expect(added.code, added.stderr).toBe(0);
+    await page.locator('.store .main', { hasText: 'Demo store' }).waitFor({ timeout: 15_000 });
+    expect(page.url()).toBe(before);
+    await screenshotsAtEverySize(page, SCREENS, 'walk-cli-store');
+
+    // …renamed by another connection to the cache, then removed: the window follows both.
+    const other = new Database(join(data.path, 'splitbook.db'));
+    try {
+      other.pragma('foreign_keys = ON');
+      other.prepare(`UPDATE stores SET name = 'Demo, renamed elsewhere' WHERE kind = 'demo'`).run();
+      await page
+        .locator('.store .main', { hasText: 'Demo, renamed elsewhere' })
+        .waitFor({ timeout: 15_000 });
+      other.prepare(`DELETE FROM stores WHERE kind = 'demo'`).run();
+    } finally {
+      other.close();
+    }
+    await page
+      .locator('.store .main', { hasText: 'Demo, renamed elsewhere' })
+      .waitFor({ state: 'detached', timeout: 15_000 });
+    expect(win?.pageErrors).toEqual([]);
+  });
+
+  it('offers the demo store in Add store, once a first store exists', async () => {
+    await page
+      .getByRole('button', { name: /Add (a )?store/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Add a store' });
+    await dialog.getByTestId('add-demo-store').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('.store .main', { hasText: 'Demo store' }).waitFor();
+    await page
+      .getByRole('button', { name: /Add (a )?store/ })
+      .first()
+      .click();
+    // Open now: not offered again.
+    await page.getByRole('dialog', { name: 'Add a store' }).waitFor();
+    expect(await page.getByTestId('add-demo-store').count()).toBe(0);
+    await page.keyboard.press('Escape');
     expect(win?.pageErrors).toEqual([]);
   });
 });

@@ -64,6 +64,7 @@ import { writeFileAtomically } from './reports/write-file';
 import { readBackup, writeBackup, type BackupInfo } from './backup/backup-file';
 import { holdFolder, takeFolderAlone, type FolderHold } from './backup/folder-lock';
 import { stageRestore, swapIn, type RestoreSummary } from './backup/restore';
+import { watchStores } from './stores/watch';
 
 export interface CoreDeps {
   /** Folder of the cache database; created if missing. */
@@ -108,6 +109,8 @@ export interface CoreDeps {
 }
 
 export const DATABASE_FILE = 'splitbook.db';
+/** How often a window's host looks for stores changed by another process (the CLI): one pragma a tick. */
+export const STORE_WATCH_MS = 2000;
 /** The user's own data, beside the cache and attached to its connection (see db/open.ts). */
 export const USER_DATA_FILE = 'splitbook-user.db';
 
@@ -119,6 +122,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const userDataFile = join(deps.dataDir, USER_DATA_FILE);
 
   const listeners = new Set<CoreEventListener>();
+  /** Store watches the hosts started (watchStores), stopped at close. */
+  const watches = new Set<() => void>();
   function emit(event: CoreEvent): void {
     for (const listener of listeners) listener(event);
     // A sync that met a damaged cache makes the whole app say so and offer the rebuild.
@@ -487,7 +492,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    watchStores(intervalMs = STORE_WATCH_MS) {
+      const stop = watchStores(() => db, emit, intervalMs);
+      watches.add(stop);
+      return () => {
+        stop();
+        watches.delete(stop);
+      };
+    },
     async close() {
+      for (const stop of watches) stop();
+      watches.clear();
       unmark();
       parts.background.stop();
       parts.refresh.stop();

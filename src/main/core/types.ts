@@ -52,6 +52,11 @@ export interface Core {
   readonly background: CoreBackground;
   /** Subscribe to every event the core emits; returns an unsubscribe function. */
   subscribe(listener: CoreEventListener): () => void;
+  /**
+   * Notices stores another process added, removed, renamed or re-keyed (the CLI beside the window)
+   * and emits stores.changed; the window's hosts start it. Returns the stop (close stops it too).
+   */
+  watchStores(intervalMs?: number): () => void;
   /** Cancels syncs, closes the database. */
   close(): Promise<void>;
 }

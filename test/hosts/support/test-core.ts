@@ -47,6 +47,8 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
         listeners.delete(listener);
       };
     },
+    // No other process writes a test core's stores: nothing to watch.
+    watchStores: () => () => undefined,
     async close() {
       closed = true;
     },

@@ -42,6 +42,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const token = randomBytes(32).toString('base64url');
   const streams = new Set<() => void>();
   let port = 0;
+  // A store the CLI adds while the page is open shows up without a reload.
+  const stopWatch = core.watchStores();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS rebinding: a page on evil.example resolved to 127.0.0.1 still sends Host: evil.example.
@@ -136,6 +138,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     token,
     close: () =>
       new Promise<void>((done) => {
+        stopWatch();
         for (const end of streams) end();
         server.close(() => done());
         server.closeAllConnections();

@@ -116,6 +116,8 @@ async function start(source: RendererSource): Promise<void> {
     },
   });
   closeCoreOnQuit(core);
+  // A store the CLI adds (or removes) while the window is open shows up at once (the core stops it at close).
+  core.watchStores();
   void reportKeychain(core);
 
   registerHandlers(ipcMain, core, { window: () => window, source });
