@@ -1,4 +1,5 @@
 // CSV as RFC 4180 (CRLF rows, quoted fields, doubled quotes) with OWASP's guard against formula injection.
+import { lastTwo } from './values';
 export type CsvValue = string | number | boolean | null;
 
 /** UTF-8 byte-order mark: Excel on Windows needs it to read UTF-8. */
@@ -46,32 +47,19 @@ export function csvRow(values: readonly CsvValue[]): string {
 /**
  * A writer of rows given as text (ReportDefinition.textRows): a column marked `number` holds a
  * number's or boolean's own text and is written as it is, which is what csvCell writes for it; any
- * other is text. A text cell is formatted once per run of equal values (a test's id repeats on each of
- * its rows, a date on its two sides), remembering each column's last two.
+ * other is text, formatted once per run of equal values.
  */
 export function csvTextRows(
   number: readonly boolean[],
 ): (values: readonly (string | null)[]) => string {
-  const seen = number.map(() => ({ a: '', aCell: '', b: '', bCell: '' }));
-  const textCell = (i: number, value: string): string => {
-    const memo = seen[i];
-    if (memo === undefined) return csvCell(value);
-    if (value === memo.a) return memo.aCell;
-    if (value === memo.b) return memo.bCell;
-    const cell = csvCell(value);
-    memo.b = memo.a;
-    memo.bCell = memo.aCell;
-    memo.a = value;
-    memo.aCell = cell;
-    return cell;
-  };
+  const text = number.map(() => lastTwo(csvCell));
   return (values) => {
     let line = '';
     for (let i = 0; i < values.length; i++) {
       if (i > 0) line += ',';
       const value = values[i] ?? null;
       if (value === null) continue;
-      line += number[i] ? value : textCell(i, value);
+      line += number[i] ? value : (text[i]?.(value) ?? csvCell(value));
     }
     return `${line}\r\n`;
   };

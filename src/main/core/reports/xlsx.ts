@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import type { CsvValue } from './csv';
 import type { CellKind } from './types';
+import { lastTwo } from './values';
 import { sinkFor, Utf8Chunks } from './write-file';
 
 /** Uncompressed XML gathered before a chunk is deflated and written. */
@@ -186,16 +187,28 @@ const KIND_STYLE: Record<CellKind, number> = {
   datetime: STYLE.datetime,
 };
 
-const STYLES_XML = `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}"><numFmts count="5"><numFmt numFmtId="164" formatCode="0.00%"/><numFmt numFmtId="165" formatCode="#,##0.00"/><numFmt numFmtId="166" formatCode="0"/><numFmt numFmtId="167" formatCode="yyyy-mm-dd"/><numFmt numFmtId="168" formatCode="yyyy-mm-dd hh:mm:ss"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="7"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>${[
-  164, 165, 166, 167, 168,
-]
-  .map(
-    (id) =>
-      `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`,
-  )
-  .join(
-    '',
-  )}</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
+/** The number formats of styles 2 to 6 (STYLE), custom ids from 164 so every reader gets the code. */
+const FORMAT_CODES = ['0.00%', '#,##0.00', '0', 'yyyy-mm-dd', 'yyyy-mm-dd hh:mm:ss'];
+const FONT = '<sz val="11"/><name val="Calibri"/><family val="2"/>';
+const STYLES_XML = [
+  `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}">`,
+  `<numFmts count="${FORMAT_CODES.length}">`,
+  ...FORMAT_CODES.map((code, i) => `<numFmt numFmtId="${164 + i}" formatCode="${code}"/>`),
+  `</numFmts><fonts count="2"><font>${FONT}</font><font><b/>${FONT}</font></fonts>`,
+  '<fills count="2"><fill><patternFill patternType="none"/></fill>',
+  '<fill><patternFill patternType="gray125"/></fill></fills>',
+  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>',
+  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>',
+  `<cellXfs count="${2 + FORMAT_CODES.length}">`,
+  '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>',
+  '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>',
+  ...FORMAT_CODES.map(
+    (_, i) =>
+      `<xf numFmtId="${164 + i}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`,
+  ),
+  '</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>',
+  '</styleSheet>',
+].join('');
 
 /** Excel's serial day (1900 system) of a time, as exceljs and Excel count it. */
 function serialDay(ms: number): number {
@@ -231,22 +244,11 @@ function textCell(text: string, style: number): string {
 /**
  * One column's cell writer: `value` gives the cell after its reference (or '' for none), for a row
  * value (`rows`) or a text row value (`textRows`, a number as its text). Text and dates are
- * formatted once per run of equal values (the last two are remembered), as the CSV writer does.
+ * formatted once per run of equal values, as the CSV writer does.
  */
 function columnCells(column: SheetColumn, number: boolean) {
   const style = KIND_STYLE[column.kind];
   const styled = style ? ` s="${style}"` : '';
-  const memo = { a: '', aCell: '', b: '', bCell: '' };
-  const remembered = (value: string, make: (value: string) => string): string => {
-    if (value === memo.a) return memo.aCell;
-    if (value === memo.b) return memo.bCell;
-    const cell = make(value);
-    memo.b = memo.a;
-    memo.bCell = memo.aCell;
-    memo.a = value;
-    memo.aCell = cell;
-    return cell;
-  };
   const stringCell = (value: string): string => {
     if (column.kind === 'date' || column.kind === 'datetime') {
       const serial = serialOf(value, column.kind);
@@ -256,16 +258,17 @@ function columnCells(column: SheetColumn, number: boolean) {
   };
   const numberCell = (value: number): string =>
     Number.isFinite(value) ? `${styled}><v>${value}</v></c>` : '';
+  const remembered = lastTwo(stringCell);
   return {
     value(value: CsvValue): string {
       if (value === null) return '';
       if (typeof value === 'number') return numberCell(value);
       if (typeof value === 'boolean') return `${styled} t="b"><v>${value ? 1 : 0}</v></c>`;
-      return remembered(value, stringCell);
+      return remembered(value);
     },
     text(value: string | null): string {
       if (value === null) return '';
-      if (!number) return remembered(value, stringCell);
+      if (!number) return remembered(value);
       if (column.kind === 'boolean')
         return `${styled} t="b"><v>${value === 'true' ? 1 : 0}</v></c>`;
       return `${styled}><v>${value}</v></c>`;

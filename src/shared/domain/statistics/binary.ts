@@ -9,7 +9,10 @@ import type { BinaryMetricAnalysis, BinaryRate, PerMetric } from './schemas';
  * Successes and trials of a binary rate. Per issue 10 every rate is a share of visitors
  * (CTR = clicks ÷ visitors), so that each visitor is one Bernoulli trial.
  */
-export function binaryCounts(side: SideStatistics, rate: BinaryRate): { count: number; trials: number } {
+/** What the binary analysis reads of a side: visitors and the rates' events. */
+export type BinarySide = Pick<SideStatistics, 'visitors' | 'conversions' | 'carts' | 'clicks'>;
+
+export function binaryCounts(side: BinarySide, rate: BinaryRate): { count: number; trials: number } {
   const count = rate === 'cvr' ? side.conversions : rate === 'acr' ? side.carts : side.clicks;
   return { count, trials: side.visitors };
 }
@@ -28,7 +31,7 @@ export function isBinary(count: number, trials: number): boolean {
 const CACHE_SIZE = 2048;
 const cache = new Map<string, BinaryMetricAnalysis>();
 
-export function analyseBinary(control: SideStatistics, variant: SideStatistics, rate: BinaryRate): BinaryMetricAnalysis | null {
+export function analyseBinary(control: BinarySide, variant: BinarySide, rate: BinaryRate): BinaryMetricAnalysis | null {
   const a = binaryCounts(control, rate);
   const b = binaryCounts(variant, rate);
   if (!isBinary(a.count, a.trials) || !isBinary(b.count, b.trials)) return null;
