@@ -293,7 +293,8 @@ describe('the renderer, end to end', { timeout: 120_000 }, () => {
 
     await openView('Audiences');
     await page.locator('.list-pane tbody tr').first().click();
-    await page.getByText('Visitors match when all of these hold').waitFor();
+    // The rules' heading claims no meaning the API does not state (how rules combine).
+    await page.getByRole('heading', { name: 'Rules', exact: true }).waitFor();
     await screen('13-audiences');
 
     await openView('Sync issues');
