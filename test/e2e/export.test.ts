@@ -76,7 +76,7 @@ beforeAll(async () => {
     fillBulkStore(db, {
       storeId: 'bulk',
       name: 'Bulk Outlet',
-      tests: 150,
+      tests: 500,
       days: 365,
       now: Date.now(),
     });
@@ -232,7 +232,7 @@ describe('export from the window', { timeout: 120_000 }, () => {
     await progress.waitFor({ timeout: 10_000 });
     await expect
       .poll(() => progress.textContent(), { timeout: 10_000 })
-      .toMatch(/[\d,]+ rows written · [\d,]+ of 150 tests read/);
+      .toMatch(/[\d,]+ rows written · [\d,]+ of 500 tests read/);
     await screen('export-04-progress');
     await dialog().getByRole('button', { name: 'Cancel export' }).click();
     await expect
