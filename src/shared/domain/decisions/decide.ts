@@ -68,6 +68,8 @@ export const DECISION_RULES_VERSION = 3;
 export const TARGET_POWER = 0.8;
 /** The days of traffic a projection and the information fraction go by. */
 export const RECENT_DAYS = 7;
+/** The two-sided 95% normal quantile. */
+const Z95 = 1.959963984540054;
 
 export type DecisionInput = {
   test: Test;
@@ -143,35 +145,27 @@ export function goalFigures(test: Test, results: TestResults): GoalFigures | nul
     const { days } = dailySeries(results.daily);
     const denominator = (side: Day['control']): number => (metric === 'rpv' ? side.visitors : side.orders);
     const used = days.filter((day) => denominator(day.control) > 0 && denominator(day.variant) > 0).length;
-    const estimate = revenueEstimateOf(days, control, variant, metric, used);
-    if (estimate === null) return { metric, control: a, variant: b, lift, liftLow: null, liftHigh: null, pWin: null, approximate: true };
-    const sd = Math.sqrt(estimate.variance);
-    return {
-      metric,
-      control: a,
-      variant: b,
-      lift,
-      liftLow: Math.expm1(estimate.theta - 1.959963984540054 * sd),
-      liftHigh: Math.expm1(estimate.theta + 1.959963984540054 * sd),
-      pWin: normalCdf(estimate.theta / sd),
-      approximate: true,
-    };
+    return approximateFigures({ metric, control: a, variant: b, lift }, revenueEstimateOf(days, control, variant, metric, used));
   }
   const binary = analyseBinary(results.control, results.variant, metric);
   if (binary !== null) {
     return { metric, control: a, variant: b, lift, liftLow: binary.liftCiLow, liftHigh: binary.liftCiHigh, pWin: binary.pWin, approximate: false };
   }
   // More events than visitors (clicks per visitor): a Poisson reading, approximate.
-  const estimate = rateEstimate(control, variant, metric);
-  if (estimate === null) return { metric, control: a, variant: b, lift, liftLow: null, liftHigh: null, pWin: null, approximate: true };
+  return approximateFigures({ metric, control: a, variant: b, lift }, rateEstimate(control, variant, metric));
+}
+
+/** Figures from a normal approximation on the log lift (revenue goals, rates read as counts). */
+function approximateFigures(
+  base: Pick<GoalFigures, 'metric' | 'control' | 'variant' | 'lift'>,
+  estimate: Estimate | null,
+): GoalFigures {
+  if (estimate === null) return { ...base, liftLow: null, liftHigh: null, pWin: null, approximate: true };
   const sd = Math.sqrt(estimate.variance);
   return {
-    metric,
-    control: a,
-    variant: b,
-    lift,
-    liftLow: Math.expm1(estimate.theta - 1.959963984540054 * sd),
-    liftHigh: Math.expm1(estimate.theta + 1.959963984540054 * sd),
+    ...base,
+    liftLow: Math.expm1(estimate.theta - Z95 * sd),
+    liftHigh: Math.expm1(estimate.theta + Z95 * sd),
     pWin: normalCdf(estimate.theta / sd),
     approximate: true,
   };
@@ -209,22 +203,27 @@ function impossibleCounts(results: TestResults): string[] {
   return problems;
 }
 
-function lookOf(look: Look, alpha: number, boundaryForInterval: number): DecisionLook {
-  const sd = Math.sqrt(look.estimate.variance);
-  const c = Number.isFinite(boundaryForInterval) ? boundaryForInterval : 1.959963984540054;
+/** The look's interval: estimate ± boundary · sd on the log scale (the fixed-look 95% when no boundary applies). */
+function intervalOf(theta: number, variance: number, boundary: number): { low: number; high: number } {
+  const sd = Math.sqrt(variance);
+  const c = Number.isFinite(boundary) ? boundary : Z95;
+  return { low: Math.expm1(theta - c * sd), high: Math.expm1(theta + c * sd) };
+}
+
+function lookOf(look: Look, alpha: number, metric: GoalMetric, interval: { low: number; high: number }): DecisionLook {
   return {
     day: look.day,
     date: dateOfDayNumber(look.dayNumber),
     lift: Math.expm1(look.estimate.theta),
-    low: Math.expm1(look.estimate.theta - c * sd),
-    high: Math.expm1(look.estimate.theta + c * sd),
+    low: interval.low,
+    high: interval.high,
     z: look.z,
     boundary: Number.isFinite(look.boundary) ? look.boundary : null,
     infoFraction: look.infoFraction,
     spent: look.spent,
     alpha,
-    controlEvents: 0,
-    variantEvents: 0,
+    controlEvents: eventsOf(look.control, metric),
+    variantEvents: eventsOf(look.variant, metric),
     controlVisitors: look.control.visitors,
     variantVisitors: look.variant.visitors,
   };
@@ -233,39 +232,11 @@ function lookOf(look: Look, alpha: number, boundaryForInterval: number): Decisio
 /** P(variant wins) at a look: exact for a binary rate, a normal approximation otherwise. */
 function chanceAt(look: Look, metric: GoalMetric): number {
   if (metric === 'cvr' || metric === 'acr' || metric === 'ctr') {
-    const side = (sums: SideSums) => ({ ...ZERO_SIDE, visitors: sums.visitors, conversions: sums.conversions, carts: sums.carts, clicks: sums.clicks });
-    const binary = analyseBinary(side(look.control), side(look.variant), metric);
+    const binary = analyseBinary(look.control, look.variant, metric);
     if (binary !== null) return binary.pWin;
   }
   return normalCdf(look.estimate.theta / Math.sqrt(look.estimate.variance));
 }
-
-const ZERO_SIDE = {
-  visitors: 0,
-  visits: 0,
-  clicks: 0,
-  carts: 0,
-  conversions: 0,
-  orders: 0,
-  totalOrders: 0,
-  totalConversions: 0,
-  initialSubscriptionConversions: 0,
-  initialSubscriptionOrders: 0,
-  initialSubscriptionRevenue: 0,
-  cnv: 0,
-  cvr: 0,
-  aov: 0,
-  rps: 0,
-  rpv: 0,
-  ctr: 0,
-  acr: 0,
-  revenue: 0,
-  totalRevenue: 0,
-  mobile: null,
-  desktop: null,
-  new: null,
-  returning: null,
-};
 
 /**
  * The call on a launched test with results, or null for a test that cannot have one (not launched,
@@ -453,11 +424,7 @@ export function decideTest(input: DecisionInput): Decision | null {
         };
 
   const settled = (call: DecisionCall, look: Look, method: DecisionMethod, interval: { low: number; high: number }, extra = ''): Decision => {
-    const decisionLook = lookOf(look, alpha, Number.isFinite(look.boundary) ? look.boundary : lastFiniteBoundary);
-    decisionLook.low = interval.low;
-    decisionLook.high = interval.high;
-    decisionLook.controlEvents = eventsOf(look.control, metric);
-    decisionLook.variantEvents = eventsOf(look.variant, metric);
+    const decisionLook = lookOf(look, alpha, metric, interval);
     return {
       ...base,
       call,
@@ -474,11 +441,7 @@ export function decideTest(input: DecisionInput): Decision | null {
     };
   };
 
-  const rci = (look: Look, boundary: number) => {
-    const sd = Math.sqrt(look.estimate.variance);
-    const c = Number.isFinite(boundary) ? boundary : 1.959963984540054;
-    return { low: Math.expm1(look.estimate.theta - c * sd), high: Math.expm1(look.estimate.theta + c * sd) };
-  };
+  const rci = (look: Look, boundary: number) => intervalOf(look.estimate.theta, look.estimate.variance, boundary);
 
   if (crossing !== null) {
     const interval = rci(crossing, crossing.boundary);
@@ -541,7 +504,7 @@ export function decideTest(input: DecisionInput): Decision | null {
       method: lastLook === null ? 'none' : 'group-sequential',
       basis: lastLook === null ? `No look: ${runtimeGuard.text}; ${eventsGuard.text}; ${settingsWords}.` : describe(lastLook, 'group-sequential', rci(lastLook, lastFiniteBoundary)),
       guards,
-      look: lastLook === null ? null : withEvents(lookOf(lastLook, alpha, lastFiniteBoundary), lastLook, metric),
+      look: lastLook === null ? null : lookOf(lastLook, alpha, metric, rci(lastLook, lastFiniteBoundary)),
       plan: planDetailsNow,
       goal,
     };
@@ -587,7 +550,7 @@ export function decideTest(input: DecisionInput): Decision | null {
       method: lastLook === null ? 'none' : 'group-sequential',
       basis: lastLook === null ? `No look yet: ${runtimeGuard.text}; ${eventsGuard.text}; ${settingsWords}.` : describe(lastLook, 'group-sequential', rci(lastLook, lastFiniteBoundary)),
       guards,
-      look: lastLook === null ? null : withEvents(lookOf(lastLook, alpha, lastFiniteBoundary), lastLook, metric),
+      look: lastLook === null ? null : lookOf(lastLook, alpha, metric, rci(lastLook, lastFiniteBoundary)),
       plan: planDetailsNow,
       goal,
     };
@@ -613,14 +576,10 @@ export function decideTest(input: DecisionInput): Decision | null {
         ? `No look yet: ${runtimeGuard.text}; ${eventsGuard.text}; projected from the last ${RECENT_DAYS} days' traffic${through === null ? '' : ` through ${through}`}${planText}; ${settingsWords}.`
         : describe(lastLook, 'group-sequential', rci(lastLook, lastFiniteBoundary)),
     guards,
-    look: lastLook === null ? null : withEvents(lookOf(lastLook, alpha, lastFiniteBoundary), lastLook, metric),
+    look: lastLook === null ? null : lookOf(lastLook, alpha, metric, rci(lastLook, lastFiniteBoundary)),
     plan: planDetailsNow,
     goal,
   };
-}
-
-function withEvents(look: DecisionLook, source: Look, metric: GoalMetric): DecisionLook {
-  return { ...look, controlEvents: eventsOf(source.control, metric), variantEvents: eventsOf(source.variant, metric) };
 }
 
 function capitalise(text: string): string {
@@ -741,11 +700,8 @@ function project(input: ProjectionInput): Projection | null {
     const visitors = nA + nB;
     const infoFraction = day >= plannedDays ? 1 : visitors / (visitors + (visitorsA + visitorsB) * (plannedDays - day));
     const boundary = walk.look(1 / variance, obrienFlemingSpent(infoFraction, alpha));
-    const sd = Math.sqrt(variance);
-    if (Math.abs(estimate.theta) / sd >= boundary) return { day, kind: 'call' };
-    const c = Number.isFinite(boundary) ? boundary : 1.959963984540054;
-    const low = Math.expm1(estimate.theta - c * sd);
-    const high = Math.expm1(estimate.theta + c * sd);
+    if (Math.abs(estimate.theta) / Math.sqrt(variance) >= boundary) return { day, kind: 'call' };
+    const { low, high } = intervalOf(estimate.theta, variance, boundary);
     if ((low > -delta && high < delta) || 1 / variance >= neededInfo) return { day, kind: 'no-difference' };
   }
   return null;
