@@ -20,6 +20,7 @@ import {
 } from '../../../shared/domain/decisions';
 import { dailySeries } from '../../../shared/domain/statistics/daily';
 import { schemaVersion } from './migrations';
+import { readSettingRow, writeSettingRow } from './settings';
 import { statement } from './statements';
 import type { Db } from './types';
 import { hasUserData } from './user-data/attached';
@@ -65,18 +66,12 @@ function readPatch(text: string): DecisionSettingsPatch {
 export function readGlobalDecisionSettings(db: Db): DecisionSettings {
   // user.settings came with user-data migration 3; an older file opened read-only has none.
   if (!hasUserData(db) || schemaVersion(db, 'user') < 3) return { ...DEFAULT_DECISION_SETTINGS };
-  const row = statement<{ value: string }>(db, `SELECT value FROM user.settings WHERE key = ?`).get(
-    DECISION_SETTINGS_KEY,
-  );
-  return { ...DEFAULT_DECISION_SETTINGS, ...(row ? readPatch(row.value) : {}) };
+  const value = readSettingRow(db, DECISION_SETTINGS_KEY);
+  return { ...DEFAULT_DECISION_SETTINGS, ...(value !== null ? readPatch(value) : {}) };
 }
 
 export function writeGlobalDecisionSettings(db: Db, settings: DecisionSettings, at: string): void {
-  statement(
-    db,
-    `INSERT INTO user.settings (key, value, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  ).run(DECISION_SETTINGS_KEY, JSON.stringify(settings), at);
+  writeSettingRow(db, DECISION_SETTINGS_KEY, settings, at);
 }
 
 /** Each store's own overrides (only stores that have some). */

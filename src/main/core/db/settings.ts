@@ -31,16 +31,27 @@ function parseJson(text: string): unknown {
   }
 }
 
+const UPSERT_SETTING = `
+  INSERT INTO user.settings (key, value, updated_at) VALUES (?, ?, ?)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
+
+/** One row of user.settings as its JSON text, or null when never set (or no user file is attached). */
+export function readSettingRow(db: Db, key: string): string | null {
+  if (!hasUserData(db)) return null;
+  const row = statement<{ value: string }>(db, `SELECT value FROM user.settings WHERE key = ?`).get(key);
+  return row?.value ?? null;
+}
+
+/** Writes one row of user.settings: `value` as JSON. */
+export function writeSettingRow(db: Db, key: string, value: unknown, at: string): void {
+  statement(db, UPSERT_SETTING).run(key, JSON.stringify(value), at);
+}
+
 /** Saves the settings named in `patch` (already validated), in one transaction. */
 export function writeSettings(db: Db, patch: SettingsPatch, at: string): void {
-  const upsert = statement(
-    db,
-    `INSERT INTO user.settings (key, value, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  );
   db.transaction(() => {
     for (const [key, value] of Object.entries(patch)) {
-      if (value !== undefined) upsert.run(key, JSON.stringify(value), at);
+      if (value !== undefined) writeSettingRow(db, key, value, at);
     }
   })();
 }

@@ -83,22 +83,11 @@ export function storeTraffic(db: Db, storeId: string): StoreTraffic | null {
     const inWindow = test.days.filter((day) => day.dayNumber >= firstDay);
     if (inWindow.length === 0) continue;
     means.push(inWindow.reduce((sum, day) => sum + day.visitors, 0) / inWindow.length);
-    control = sumOf(control, test.control);
+    control = addSide(control, test.control);
   }
   const dailyVisitors = median(means);
   if (dailyVisitors === null) return null;
   return { dailyVisitors, control, tests: means.length };
-}
-
-function sumOf(a: SideSums, b: SideSums): SideSums {
-  return {
-    visitors: a.visitors + b.visitors,
-    conversions: a.conversions + b.conversions,
-    carts: a.carts + b.carts,
-    clicks: a.clicks + b.clicks,
-    orders: a.orders + b.orders,
-    revenue: a.revenue + b.revenue,
-  };
 }
 
 /** The goal's rate per visitor (orders for revenue goals) and its baseline value at the store; null without one. */

@@ -35,7 +35,8 @@ export type SideSums = {
 
 export const EMPTY_SUMS: SideSums = { visitors: 0, conversions: 0, carts: 0, clicks: 0, orders: 0, revenue: 0 };
 
-export function addSide(sums: SideSums, side: SideStatistics): SideSums {
+/** The sums plus one side's counts (a day's statistics, or other sums). */
+export function addSide(sums: SideSums, side: SideSums): SideSums {
   return {
     visitors: sums.visitors + side.visitors,
     conversions: sums.conversions + side.conversions,

@@ -6,7 +6,7 @@ import {
   DEFAULT_REPORT_DAYS,
   type ClientReportScope,
 } from '../../../../shared/contract/client-reports';
-import { statement } from '../../db/statements';
+import { readSettingRow, writeSettingRow } from '../../db/settings';
 import type { Db } from '../../db';
 import { safeFileName } from './escape';
 import { learningsOf } from '../../programme/learnings';
@@ -19,9 +19,9 @@ const SETTINGS_KEY = 'clientReports';
 /** The report's header and locale (user file; defaults when never set or unreadable). */
 export function readClientReportSettings(db: Db): ClientReportSettings {
   try {
-    const row = statement<{ value: string }>(db, `SELECT value FROM user.settings WHERE key = ?`).get(SETTINGS_KEY);
-    if (!row) return DEFAULT_CLIENT_REPORT_SETTINGS;
-    const parsed = ClientReportSettings.safeParse(JSON.parse(row.value));
+    const value = readSettingRow(db, SETTINGS_KEY);
+    if (value === null) return DEFAULT_CLIENT_REPORT_SETTINGS;
+    const parsed = ClientReportSettings.safeParse(JSON.parse(value));
     return parsed.success ? parsed.data : DEFAULT_CLIENT_REPORT_SETTINGS;
   } catch {
     return DEFAULT_CLIENT_REPORT_SETTINGS;
@@ -29,11 +29,7 @@ export function readClientReportSettings(db: Db): ClientReportSettings {
 }
 
 export function writeClientReportSettings(db: Db, settings: ClientReportSettings, at: string): void {
-  statement(
-    db,
-    `INSERT INTO user.settings (key, value, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  ).run(SETTINGS_KEY, JSON.stringify(settings), at);
+  writeSettingRow(db, SETTINGS_KEY, settings, at);
 }
 
 export type BuiltReport = {
