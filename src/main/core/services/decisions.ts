@@ -13,7 +13,6 @@ import {
   DecisionSettings,
   decideTest,
   learnReadings,
-  plannerEstimate,
   type Decision,
   type DecisionSettingsPatch,
 } from '../../../shared/domain/decisions';
@@ -51,7 +50,7 @@ import {
 } from '../db';
 import { statement } from '../db/statements';
 import type { DecisionRefresh } from '../decisions/refresh';
-import { goalBaseline, storeTraffic } from '../decisions/store-traffic';
+import { plannerAt, storeTraffic } from '../decisions/store-traffic';
 
 export interface DecisionsServiceDeps {
   db: Db;
@@ -211,20 +210,10 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
 
     async planner({ storeId, goal, minEffect }) {
       requireStore(storeId);
-      const metric = metricOfGoal(goal)?.rate ?? null;
-      if (metric === null) return null;
+      if (metricOfGoal(goal) === null) return null;
       const basis = storeBasis(db, storeId);
       const settings = minEffect === null ? basis.settings : { ...basis.settings, minEffect };
-      const traffic = storeTraffic(db, storeId);
-      if (traffic === null) return null;
-      const baseline = goalBaseline(traffic, metric);
-      if (baseline === null) return null;
-      return plannerEstimate({
-        metric,
-        ...baseline,
-        dailyVisitors: traffic.dailyVisitors,
-        settings,
-      });
+      return plannerAt(storeTraffic(db, storeId), goal, settings);
     },
 
     async readings({ storeId }) {
