@@ -77,11 +77,14 @@ it('SIGKILL while the CLI sync sends 20 edits: the next syncs send every edit, n
   expect(killedAt).toBe(tests[7]?.id);
   expect(w.applied).toHaveLength(8);
 
-  // After the kill the user retitles tests again: one not sent yet.
+  // After the kill the user retitles tests again: the one whose answer was lost, and one not sent yet.
   const inFlight = tests[7];
   const notYet = tests[15];
   if (!inFlight || !notYet) throw new Error('setup');
-  const later: (readonly [typeof inFlight, string])[] = [[notYet, 'Later edit of 16']];
+  const later: (readonly [typeof inFlight, string])[] = [
+    [inFlight, 'Later edit of 8'],
+    [notYet, 'Later edit of 16'],
+  ];
   for (const [test, title] of later) {
     const queued = await w.cli([
       'edit',

@@ -23,8 +23,8 @@ const FAULTS = {
     w.sim.loseAnswers(1, 'reset'),
 } as const;
 
-/** Which test the user edits again after the fault: one whose edit has not left yet. */
-const LATER_EDIT_OF = ['a test not sent yet'] as const;
+/** Which test the user edits again after the fault: one whose edit has not left yet, or the faulted one. */
+const LATER_EDIT_OF = ['a test not sent yet', 'the test whose answer was lost'] as const;
 
 it.each(
   (Object.keys(FAULTS) as (keyof typeof FAULTS)[]).flatMap((fault) =>

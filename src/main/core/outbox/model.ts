@@ -158,6 +158,7 @@ export function mergeWithTheirs(
   record: Pick<PendingRecord, 'changes' | 'base'>,
   theirsOf: (field: string) => unknown,
   trustMine: boolean,
+  attempted: Record<string, unknown> = {},
 ): { body: Record<string, unknown>; conflicts: Record<string, FieldConflict> } {
   const body: Record<string, unknown> = {};
   const conflicts: Record<string, FieldConflict> = {};
@@ -165,10 +166,22 @@ export function mergeWithTheirs(
     const theirs = theirsOf(field);
     if (sameValue(field, theirs, mine)) continue; // already there (our own earlier write, or theirs agrees)
     const base = record.base[field];
-    if (trustMine || sameValue(field, theirs, base)) body[field] = mine;
+    // A value this record itself sent, whose answer never came, is ours in the store, not theirs.
+    const ours = field in attempted && sameValue(field, theirs, attempted[field]);
+    if (trustMine || ours || sameValue(field, theirs, base)) body[field] = mine;
     else conflicts[field] = { base, mine, theirs };
   }
   return { body, conflicts };
+}
+
+/**
+ * What a record may already have put in the store: the changes of its rows marked attempted (sent,
+ * with no answer to say whether the store applied them). Rows added since are not among them.
+ */
+export function attemptedChanges(record: Pick<PendingRecord, 'rows'>): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  for (const row of record.rows) if (row.attemptedAt !== null) Object.assign(changes, row.changes);
+  return changes;
 }
 
 /** Kinds created here with a local id until the store gives its own. */

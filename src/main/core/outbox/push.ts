@@ -82,7 +82,7 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
           state: 'queued',
           note: WAITING_TO_BE_SENT,
           problem,
-          attemptedAt: isCreate(record.kind) ? attempted : null,
+          attemptedAt: isCreate(record.kind) || record.kind === 'test' ? attempted : null,
         });
         summary.stoppedBy = problem;
         // Serial and in order: what follows waits for the store to answer again.

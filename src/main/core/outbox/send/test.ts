@@ -5,7 +5,7 @@ import type { Test, UpdateTestBody } from '../../../../shared/api';
 import { lockedFields, testFieldValue } from '../../../../shared/domain/mutability';
 import { appProblem } from '../../../../shared/problem';
 import { applyTestChanges, writeLocalTest } from '../local-copies';
-import { localIdsNamed, mergeWithTheirs, type PendingRecord } from '../model';
+import { attemptedChanges, localIdsNamed, mergeWithTheirs, type PendingRecord } from '../model';
 import { rebaseRecord } from '../rebase';
 import { pendingIds, pendingRecords, saveServerCopy } from '../store';
 import {
@@ -56,6 +56,7 @@ export async function sendTest(ctx: SendContext, record: PendingRecord): Promise
     record,
     (field) => testFieldValue(theirs, field as keyof UpdateTestBody),
     !moved,
+    attemptedChanges(record),
   );
   // The server's record becomes the copy under the edits: fields only they changed are taken.
   ctx.tx(() => saveServerCopy(db, storeId, 'test', record.recordId, theirs));
@@ -79,6 +80,9 @@ export async function sendTest(ctx: SendContext, record: PendingRecord): Promise
       gone: false,
     });
   if (Object.keys(body).length > 0) {
+    // Marked before it leaves (durably): if the answer is lost, or the process killed, the next push
+    // knows these values in the store may be its own and sends a later edit over them.
+    setRecord(ctx, record, { attemptedAt: record.attemptedAt ?? ctx.now() });
     ctx.counted();
     await ctx.client.updateTest(record.recordId, body as UpdateTestBody, { signal: ctx.signal });
   }
