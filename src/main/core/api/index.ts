@@ -6,6 +6,7 @@ export type {
   CallOptions,
   RecordList,
   TestListPage,
+  WalkedPage,
   WalkOptions,
 } from './client';
 export { ApiError, API_ERROR_KINDS } from './errors';

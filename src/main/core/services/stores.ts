@@ -8,7 +8,7 @@ import {
   ProblemError,
   type Problem,
 } from '../../../shared/problem';
-import { createApiClient, normaliseBaseUrl } from '../api';
+import { createApiClient, normaliseBaseUrl, type WalkedPage } from '../api';
 import { ApiError } from '../api/errors';
 import {
   canWriteBackground,
@@ -79,6 +79,8 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
   /**
    * One cheap call proves the key and the address before anything is saved. With `sample`, the ids of
    * the listing's first and last pages come back too (two calls at most), to tell which store it reads.
+   * Pages are read as the sync reads them: one record too large for a page is read around, and a lone
+   * record too large to read at all still came with a 2xx answer, which is the proof the key needs.
    */
   async function checkKey(
     baseUrl: string,
@@ -92,17 +94,27 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       maxAttempts: 2,
       timeoutMs: 10_000,
     });
+    const perPage = sample ? SAMPLE_PAGE : 1;
+    const pageAt = async (startPage: number): Promise<WalkedPage | null> => {
+      for await (const page of client.walkTests({ perPage, startPage })) return page;
+      return null;
+    };
+    const idsOf = (page: WalkedPage) => [
+      ...page.items.map((t) => t.id),
+      ...page.rejected.flatMap((r) => (r.id === null ? [] : [r.id])),
+    ];
     try {
-      const perPage = sample ? SAMPLE_PAGE : 1;
-      const first = await client.listTests({ page: 1, perPage });
-      const ids = first.items.map((t) => t.id);
+      const first = await pageAt(1);
+      if (!first) return { ids: [], listed: 0 };
+      const ids = idsOf(first);
       const { totalPages, totalCount } = first.pagination;
       if (sample && totalPages > 1) {
-        const last = await client.listTests({ page: totalPages, perPage });
-        ids.push(...last.items.map((t) => t.id));
+        const last = await pageAt(totalPages);
+        if (last) ids.push(...idsOf(last));
       }
       return { ids, listed: totalCount };
     } catch (error) {
+      if (error instanceof ApiError && acceptedButTooLarge(error)) return { ids: [], listed: 0 };
       if (error instanceof ApiError) throw new ProblemError(checkProblem(error, baseUrl));
       throw error;
     }
@@ -313,6 +325,13 @@ export async function cleanOrphanedKeys(
  * What the first call of a new store's check means, naming the field to fix: only the API itself
  * (a problem-details answer) can refuse a key; any other answer from the address means it is not the API.
  */
+/** A 2xx answer the client would not read whole: the store took the key, one record is too large. */
+function acceptedButTooLarge(error: ApiError): boolean {
+  return (
+    error.kind === 'too-large' && error.status !== null && error.status >= 200 && error.status < 300
+  );
+}
+
 export function checkProblem(error: ApiError, baseUrl: string): Problem {
   const where = `${baseUrl}${error.path.split('?')[0] ?? ''}`;
   const notTheApi = (answer: string) =>
