@@ -57,6 +57,21 @@ describe('sending a test edit', () => {
     expect(cachedTest(store.db, STORE, test.id)?.title).toBe('Mine');
   });
 
+  it('sends two edits of one test made before a sync as one PATCH, the later value of a field winning', async () => {
+    const store = await servedStore();
+    const test = live(store);
+    edit(store, test, { title: 'First thought' });
+    edit(store, { ...test, title: 'First thought' }, { title: 'Second thought', priority: 'high' });
+    const { outcome, requests } = await send(store, test);
+    expect(outcome).toBe('sent');
+    expect(requests).toBe(2);
+    expect(store.writes().map((w) => w.body)).toEqual([
+      { title: 'Second thought', priority: 'high' },
+    ]);
+    expect(serverOf(store, test.id)).toMatchObject({ title: 'Second thought', priority: 'high' });
+    expect(outboxRows(store.db, STORE)).toEqual([]);
+  });
+
   it('takes a field only the store changed meanwhile, and sends mine beside it', async () => {
     const store = await servedStore();
     const test = live(store);
