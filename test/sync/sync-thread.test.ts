@@ -187,4 +187,22 @@ describe('syncs on the sync thread', () => {
     const second = await syncStore(core, store.id);
     expect(second.outcome).toBe('error');
   });
+
+  it('answers sync.start and ends the run with a clear problem when the thread cannot even be created', async () => {
+    await core.close();
+    // Node refuses to create a worker with a flag it does not know (ERR_WORKER_INVALID_EXEC_ARGV),
+    // synchronously, as it does when a thread cannot be had at all.
+    core = await startCore(dir.path, {
+      syncThread: { ...sourceSyncThread(), execArgv: ['--no-such-node-flag'] },
+    });
+    core.subscribe((event) => events.push(event));
+    const store = await addStore();
+    const report = await syncStore(core, store.id);
+    expect(report.outcome).toBe('error');
+    expect(report.problem?.title).toBe('The sync stopped unexpectedly');
+    expect(report.problem?.detail).toContain('could not start');
+    // Every store at once answers too, and a push leaves the edits queued instead of throwing.
+    expect((await core.services.sync.startAll({})).started).toEqual([store.id]);
+    expect(await core.services.edits.push({ storeId: store.id })).toBeDefined();
+  });
 });

@@ -131,6 +131,22 @@ export function createThreadedSyncEngine(deps: ThreadedSyncEngineDeps): SyncEngi
     return link.remote.engine;
   }
 
+  /**
+   * The thread's engine for one call: a thread that cannot even be created (no memory for it, a flag
+   * this Node refuses) fails the call like a thread that died, never throws past it.
+   */
+  async function engine(): Promise<ThreadMethods['engine']> {
+    try {
+      return thread();
+    } catch (error) {
+      throw new ProblemError(
+        threadProblem(
+          `The sync thread could not start (${error instanceof Error ? error.message : String(error)}). Sync again to retry.`,
+        ),
+      );
+    }
+  }
+
   function problemOf(error: unknown): Problem {
     return error instanceof ProblemError
       ? error.problem
@@ -148,8 +164,8 @@ export function createThreadedSyncEngine(deps: ThreadedSyncEngineDeps): SyncEngi
       }
       const run: Run = {
         progress: null,
-        done: thread()
-          .run(storeId)
+        done: engine()
+          .then((remote) => remote.run(storeId))
           .catch((error: unknown) => failedReport(storeId, problemOf(error)))
           .then((report) => {
             runs.delete(storeId);
@@ -179,15 +195,15 @@ export function createThreadedSyncEngine(deps: ThreadedSyncEngineDeps): SyncEngi
     async cancelAll() {
       if (!current) return;
       // Refused only when the thread is gone: nothing is left running then.
-      await thread()
-        .cancelAll()
+      await engine()
+        .then((remote) => remote.cancelAll())
         .catch(() => undefined);
     },
     push(storeId) {
       if (closed) return Promise.resolve(null);
       // A push the thread could not make (no key, the thread gone) leaves the edits queued.
-      const pushed = thread()
-        .push(storeId)
+      const pushed = engine()
+        .then((remote) => remote.push(storeId))
         .catch(() => null);
       pushes.set(storeId, pushed);
       void pushed.then(() => {
