@@ -80,9 +80,26 @@ export type SnapshotWrite = {
 const INSERT_SNAPSHOT = `
   INSERT INTO user.test_snapshots (store_id, test_id, at, baseline, drift, probability_to_win, state, changes)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+/**
+ * The state, and the review window's ends (migration 8) moved by the new snapshot: it is the newest
+ * unless an older time was written later (the clock set back), and the mark's if it is the last at or
+ * before the store's reviewed_at (or, none being so, the first). Every right side reads the old row.
+ */
+const NEWEST = `(last_at IS NULL OR excluded.last_at >= last_at)`;
+const MARK_AT = `coalesce((SELECT reviewed_at FROM user.store_marks WHERE store_id = excluded.store_id), '')`;
+const MARKS = `(mark_at IS NULL
+  OR (excluded.mark_at <= ${MARK_AT} AND (mark_at > ${MARK_AT} OR excluded.mark_at >= mark_at))
+  OR (excluded.mark_at > ${MARK_AT} AND mark_at > ${MARK_AT} AND excluded.mark_at < mark_at))`;
 const SAVE_STATE = `
-  INSERT INTO user.test_state (store_id, test_id, state, results_fetched_at) VALUES (?, ?, ?, ?)
-  ON CONFLICT (store_id, test_id) DO UPDATE SET state = excluded.state, results_fetched_at = excluded.results_fetched_at`;
+  INSERT INTO user.test_state (store_id, test_id, state, results_fetched_at, last_at, last_probability, mark_at, mark_probability)
+  VALUES (@storeId, @testId, @tracked, @resultsFetchedAt, @at, @probabilityToWin, @at, @probabilityToWin)
+  ON CONFLICT (store_id, test_id) DO UPDATE SET
+    state = excluded.state,
+    results_fetched_at = excluded.results_fetched_at,
+    last_at = CASE WHEN ${NEWEST} THEN excluded.last_at ELSE last_at END,
+    last_probability = CASE WHEN ${NEWEST} THEN excluded.last_probability ELSE last_probability END,
+    mark_at = CASE WHEN ${MARKS} THEN excluded.mark_at ELSE mark_at END,
+    mark_probability = CASE WHEN ${MARKS} THEN excluded.mark_probability ELSE mark_probability END`;
 const TOUCH_STATE = `UPDATE user.test_state SET results_fetched_at = ? WHERE store_id = ? AND test_id = ?`;
 
 /** Forgets what was seen of a store's tests (its key now reads another store): the next sync is a baseline. */
@@ -103,7 +120,42 @@ export function writeSnapshot(db: Db, s: SnapshotWrite): void {
     s.state,
     s.changes,
   );
-  statement(db, SAVE_STATE).run(s.storeId, s.testId, s.tracked, s.resultsFetchedAt);
+  statement(db, SAVE_STATE).run({
+    storeId: s.storeId,
+    testId: s.testId,
+    tracked: s.tracked,
+    resultsFetchedAt: s.resultsFetchedAt,
+    at: s.at,
+    probabilityToWin: s.probabilityToWin,
+  });
+}
+
+/**
+ * The review window's ends of every test of a store worked out again from its snapshots: after the
+ * mark moved, or thinning took snapshots. The same rule as SAVE_STATE's, by index walks.
+ */
+export function refreshReviewEnds(db: Db, storeId: string): void {
+  statement(
+    db,
+    `UPDATE user.test_state AS s SET
+       (last_at, last_probability) = (
+         SELECT x.at, x.probability_to_win FROM user.test_snapshots x
+         WHERE x.store_id = s.store_id AND x.test_id = s.test_id ORDER BY x.at DESC, x.id DESC LIMIT 1),
+       (mark_at, mark_probability) = (
+         SELECT x.at, x.probability_to_win FROM user.test_snapshots x
+         WHERE x.store_id = s.store_id AND x.test_id = s.test_id
+           AND x.at <= coalesce((SELECT m.reviewed_at FROM user.store_marks m WHERE m.store_id = s.store_id), '')
+         ORDER BY x.at DESC, x.id DESC LIMIT 1)
+     WHERE s.store_id = ?`,
+  ).run(storeId);
+  statement(
+    db,
+    `UPDATE user.test_state AS s SET
+       (mark_at, mark_probability) = (
+         SELECT x.at, x.probability_to_win FROM user.test_snapshots x
+         WHERE x.store_id = s.store_id AND x.test_id = s.test_id ORDER BY x.at, x.id LIMIT 1)
+     WHERE s.store_id = ? AND s.mark_at IS NULL`,
+  ).run(storeId);
 }
 
 /** Results were fetched again but nothing material moved: remember not to read them again. */
@@ -129,10 +181,14 @@ export type SnapshotRow = {
 const SNAPSHOT_COLUMNS = `id, store_id AS storeId, test_id AS testId, at, baseline, state, changes`;
 
 /** Snapshots of one store after `since` with more than drift in them (baselines are drift-free but excluded), oldest first. */
-export function changedSnapshotsSince(db: Db, storeId: string, since: string): SnapshotRow[] {
-  return statement<SnapshotRow>(
+export function changedSnapshotsSince(
+  db: Db,
+  storeId: string,
+  since: string,
+): Pick<SnapshotRow, 'testId' | 'at' | 'changes'>[] {
+  return statement<Pick<SnapshotRow, 'testId' | 'at' | 'changes'>>(
     db,
-    `SELECT ${SNAPSHOT_COLUMNS} FROM user.test_snapshots
+    `SELECT test_id AS testId, at, changes FROM user.test_snapshots
      WHERE store_id = ? AND drift = 0 AND at > ? AND baseline = 0 ORDER BY at, id`,
   ).all(storeId, since);
 }
@@ -155,8 +211,23 @@ export type ProbabilityEnds = {
   nowAt: string | null;
 };
 
-/** Per test of a store with a snapshot after `since`: the probability to win as of `since` (or first known) and the newest. */
+/**
+ * Per test of a store with a snapshot after `since`: the probability to win as of `since` (or first
+ * known) and the newest. Since the store's review mark (the Changes view's usual window) both ends are
+ * kept on the test's state row (migration 8); any other time walks the snapshots (probabilityEndsAt).
+ */
 export function probabilityEnds(db: Db, storeId: string, since: string): ProbabilityEnds[] {
+  if (since !== storeMark(db, storeId).reviewedAt) return probabilityEndsAt(db, storeId, since);
+  return statement<ProbabilityEnds>(
+    db,
+    `SELECT test_id AS testId, mark_probability AS before, mark_at IS NOT NULL AS beforeKnown,
+            last_probability AS now, last_at AS nowAt
+     FROM user.test_state WHERE store_id = ? AND last_at > ?`,
+  ).all(storeId, since);
+}
+
+/** probabilityEnds at any time, from the snapshots themselves (three index walks a test). */
+export function probabilityEndsAt(db: Db, storeId: string, since: string): ProbabilityEnds[] {
   return statement<ProbabilityEnds>(
     db,
     `SELECT s.test_id AS testId,
@@ -221,11 +292,14 @@ export function storeMark(db: Db, storeId: string): StoreMark {
 }
 
 export function markReviewed(db: Db, storeId: string, at: string): void {
-  statement(
-    db,
-    `INSERT INTO user.store_marks (store_id, reviewed_at) VALUES (?, ?)
-     ON CONFLICT (store_id) DO UPDATE SET reviewed_at = excluded.reviewed_at`,
-  ).run(storeId, at);
+  db.transaction(() => {
+    statement(
+      db,
+      `INSERT INTO user.store_marks (store_id, reviewed_at) VALUES (?, ?)
+       ON CONFLICT (store_id) DO UPDATE SET reviewed_at = excluded.reviewed_at`,
+    ).run(storeId, at);
+    refreshReviewEnds(db, storeId);
+  })();
 }
 
 export function markCompacted(db: Db, storeId: string, until: string): void {

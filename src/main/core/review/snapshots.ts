@@ -4,6 +4,7 @@ import {
   hasTrackedState,
   hasUserData,
   markCompacted,
+  refreshReviewEnds,
   storeMark,
   thinDriftSnapshots,
   touchTrackedState,
@@ -78,6 +79,8 @@ function compact(db: Db, storeId: string, at: string): number {
   // Back one week, so the week straddling the last boundary is thinned whole.
   const start = from === '' ? '' : new Date(Date.parse(from) - 7 * DAY_MS).toISOString();
   const thinned = thinDriftSnapshots(db, storeId, start, until);
+  // A thinned snapshot may have been the mark's end of a test's review window.
+  if (thinned > 0) refreshReviewEnds(db, storeId);
   markCompacted(db, storeId, until);
   return thinned;
 }

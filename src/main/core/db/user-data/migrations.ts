@@ -9,6 +9,7 @@ import { userMigration004 } from './004-decisions';
 import { userMigration005 } from './005-background-sync';
 import { userMigration006 } from './006-takeaways';
 import { userMigration007 } from './007-sent-edits';
+import { userMigration008 } from './008-review-ends';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -18,4 +19,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration005,
   userMigration006,
   userMigration007,
+  userMigration008,
 ];
