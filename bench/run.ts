@@ -5,6 +5,7 @@ import { benchListQuery } from './list-query.bench';
 import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
 import { benchDecisions } from './decisions.bench';
+import { benchDecisionsView } from './decisions-view.bench';
 import { benchClientReport } from './client-report.bench';
 import { benchStartup } from './startup.bench';
 import { benchEdits } from './edits.bench';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   renderer: benchRenderer,
   statistics: benchStatistics,
   decisions: benchDecisions,
+  'decisions-view': benchDecisionsView,
   'client-report': benchClientReport,
   startup: benchStartup,
   edits: benchEdits,

@@ -18,8 +18,15 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
-/** What version 12 of the cache was: migration 13 undone, its data with it. */
-const UNDO_13 = `
+/** What version 13 of the cache was: migration 14 undone. */
+const UNDO_14 = `
+ALTER TABLE tests DROP COLUMN decision_basis;
+ALTER TABLE tests DROP COLUMN decision_date;
+PRAGMA user_version = 13;
+`;
+
+/** What version 12 of the cache was: migrations 14 and 13 undone, their data with them. */
+const UNDO_13 = `${UNDO_14}
 DROP INDEX tests_by_goal_lift;
 DROP INDEX tests_by_goal_p_win;
 DROP INDEX tests_by_decision;
@@ -86,6 +93,42 @@ beforeAll(async () => {
 afterAll(async () => {
   await served?.close().catch(() => undefined);
   data.remove();
+});
+
+describe('migration 14', { timeout: 60_000 }, () => {
+  it("fills in each call's basis and decision date from the calls kept, as the Decisions view reads them", async () => {
+    const fromJson = () =>
+      readCache((db) =>
+        db
+          .prepare(
+            `SELECT t.id, json_extract(d.decision_json, '$.basis') AS basis,
+                    json_extract(d.decision_json, '$.decisionDate') AS date
+             FROM tests t JOIN tests_decision d ON d.seq = t.seq ORDER BY t.id`,
+          )
+          .all(),
+      );
+    const expected = fromJson();
+    expect(expected.length).toBeGreaterThan(0);
+    const old = new Database(cacheFile);
+    old.exec(UNDO_14);
+    old.close();
+    const core = await startCore(data.path, { clock: () => simulator.now() });
+    try {
+      const columns = readCache((db) =>
+        db
+          .prepare(
+            `SELECT id, decision_basis AS basis, decision_date AS date FROM tests
+             WHERE decision IS NOT NULL ORDER BY id`,
+          )
+          .all(),
+      );
+      expect(columns).toEqual(expected);
+      const listed = await core.services.decisions.list({ storeId });
+      expect(listed.rows.every((row) => row.basis.length > 0)).toBe(true);
+    } finally {
+      await core.close();
+    }
+  });
 });
 
 describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {

@@ -229,7 +229,7 @@ export function lastDataDate(results: TestResults): string | null {
 
 const SET_DECISION = `
   UPDATE tests SET decision = ?, decision_words = ?, decision_reason = ?, days_to_decision = ?,
-    goal_lift = ?, goal_p_win = ?, decision_key = ?, decided_at = ?
+    goal_lift = ?, goal_p_win = ?, decision_key = ?, decided_at = ?, decision_basis = ?, decision_date = ?
   WHERE seq = ?`;
 const SET_DECISION_JSON = `
   INSERT INTO tests_decision (seq, decision_json) VALUES (?, ?)
@@ -284,6 +284,8 @@ function storeDecision(
     finite(decision?.goal?.pWin),
     key,
     at,
+    decision?.basis ?? null,
+    decision?.decisionDate ?? null,
     seq,
   );
   if (decision === null) statement(db, DELETE_DECISION_JSON).run(seq);
@@ -461,12 +463,11 @@ export function decisionRows(db: Db, storeId: string | null): DecisionDbRow[] {
     db,
     `SELECT t.store_id AS storeId, s.name AS storeName, s.position AS storePosition, t.id AS testId, t.title,
             t.status, t.goal, t.decision AS call, t.decision_words AS words, t.decision_reason AS reason,
-            coalesce(json_extract(d.decision_json, '$.basis'), '') AS basis,
-            t.days_to_decision AS daysToDecision, json_extract(d.decision_json, '$.decisionDate') AS decisionDate,
-            t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, t.decided_at AS decidedAt
+            coalesce(t.decision_basis, '') AS basis, t.days_to_decision AS daysToDecision,
+            t.decision_date AS decisionDate, t.goal_lift AS goalLift, t.goal_p_win AS goalPWin,
+            t.decided_at AS decidedAt
      FROM tests t
      JOIN stores s ON s.id = t.store_id
-     LEFT JOIN tests_decision d ON d.seq = t.seq
      WHERE t.decision IS NOT NULL AND t.removed = 0 AND (@storeId IS NULL OR t.store_id = @storeId)`,
   ).all({ storeId });
   return rows.flatMap((row) => {

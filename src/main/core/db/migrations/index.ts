@@ -16,6 +16,7 @@ import { migration010 } from './010-leader-on-tests';
 import { migration011 } from './011-facet-counts';
 import { migration012 } from './012-slim-sort-indexes';
 import { migration013 } from './013-decisions';
+import { migration014 } from './014-decision-basis';
 
 export type { Migration } from './migration';
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */

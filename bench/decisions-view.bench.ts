@@ -1,0 +1,133 @@
+// The Decisions view at 20 stores × 500 tests (issue 22, item 3): the calls are made when results are
+// written and read from a table, so the view's read is timed beside the work a settings change starts
+// (every call made again, a step at a time, as the core's background refresh does).
+import { join } from 'node:path';
+import { createSimulator } from '../src/simulator';
+import {
+  insertStore,
+  openDatabase,
+  readGlobalDecisionSettings,
+  refreshDecisionsStep,
+  upsertResults,
+  upsertTests,
+  writeGlobalDecisionSettings,
+  type Db,
+} from '../src/main/core/db';
+import { decisionRows } from '../src/main/core/db/decisions';
+import { decisionList } from '../src/main/core/services/decisions';
+import { fmt, percentile, printFigures, withTempDir } from './support';
+
+const STORES = 20;
+const TESTS = 500;
+
+function timed(runs: number, work: () => void): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    work();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/** Every stale call of every store made again, in the refresh's steps; returns how many were made. */
+function redecideAll(db: Db, storeIds: readonly string[], at: string): number {
+  let decided = 0;
+  for (const storeId of storeIds) {
+    let afterSeq: number | null = 0;
+    while (afterSeq !== null) {
+      const step = refreshDecisionsStep(db, {
+        storeId,
+        afterSeq,
+        limit: 50,
+        deadline: Infinity,
+        now: () => performance.now(),
+        at,
+      });
+      decided += step.decided;
+      afterSeq = step.afterSeq;
+    }
+  }
+  return decided;
+}
+
+export async function benchDecisionsView(): Promise<void> {
+  await withTempDir(async (dir) => {
+    const sim = createSimulator({
+      seed: 22,
+      stores: Array.from({ length: STORES }, (_, i) => ({ name: `Store ${i + 1}` })),
+      testsPerStore: TESTS,
+    });
+    const db = openDatabase(join(dir, 'cache.db'), { userDataFile: join(dir, 'user.db') });
+    const at = new Date(sim.now()).toISOString();
+    const storeIds: string[] = [];
+    let withResults = 0;
+    const writeStarted = performance.now();
+    for (const [i, store] of sim.stores.entries()) {
+      const storeId = `s${i}`;
+      storeIds.push(storeId);
+      insertStore(db, {
+        id: storeId,
+        name: store.name,
+        baseUrl: 'http://bench',
+        kind: 'api',
+        keyStorage: 'none',
+        createdAt: at,
+      });
+      const tests = sim.snapshot(store.name).tests;
+      upsertTests(db, { storeId, tests, runId: 'bench', syncedAt: at });
+      db.transaction(() => {
+        for (const test of tests) {
+          const results = sim.results(store.name, test.id);
+          if (!results) continue;
+          withResults += 1;
+          upsertResults(db, {
+            storeId,
+            testId: test.id,
+            results,
+            fetchedAt: at,
+            testUpdatedAt: test.updatedAt,
+            testStatus: test.status,
+          });
+        }
+      })();
+    }
+    const writeMs = performance.now() - writeStarted;
+
+    const view = timed(30, () => decisionList(decisionRows(db, null)));
+    const rows = decisionRows(db, null).length;
+
+    // A settings change: every call is stale and made again.
+    const settings = readGlobalDecisionSettings(db);
+    const redecide: number[] = [];
+    let decided = 0;
+    for (const credibility of [0.9, 0.95, 0.9]) {
+      writeGlobalDecisionSettings(db, { ...settings, credibility }, at);
+      const started = performance.now();
+      decided = redecideAll(db, storeIds, at);
+      redecide.push(performance.now() - started);
+    }
+    redecide.sort((a, b) => a - b);
+    db.close();
+
+    printFigures(
+      `Decisions view, ${STORES} stores × ${TESTS} tests (${withResults} with results)`,
+      [
+        {
+          name: "results written with their calls (the sync's share)",
+          value: `${fmt(writeMs, 0)} ms, ${fmt((writeMs / withResults) * 1000, 0)} µs a test`,
+        },
+        {
+          name: `Decisions view read p95 (${rows} rows)`,
+          value: `${fmt(percentile(view, 95), 1)} ms`,
+          goal: '< 50 ms',
+        },
+        {
+          name: `settings change: every call made again (${decided} tests), median of 3`,
+          value: `${fmt(percentile(redecide, 50), 0)} ms (${fmt((percentile(redecide, 50) / Math.max(1, decided)) * 1000, 0)} µs a test)`,
+          goal: '< 500 ms for 10,000',
+        },
+      ],
+    );
+  });
+}
