@@ -15,20 +15,10 @@ import {
 } from '../src/main/core/db';
 import { decisionRows } from '../src/main/core/db/decisions';
 import { decisionList } from '../src/main/core/services/decisions';
-import { fmt, percentile, printFigures, withTempDir } from './support';
+import { fmt, percentile, printFigures, timed, withTempDir } from './support';
 
 const STORES = 20;
 const TESTS = 500;
-
-function timed(runs: number, work: () => void): number[] {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    work();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
-}
 
 /** Every stale call of every store made again, in the refresh's steps; returns how many were made. */
 function redecideAll(db: Db, storeIds: readonly string[], at: string): number {

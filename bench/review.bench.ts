@@ -7,7 +7,7 @@ import { insertStore, markReviewed, openDatabase, upsertTests, type Db } from '.
 import { listChanges } from '../src/main/core/review/changes';
 import { portfolio } from '../src/main/core/review/portfolio';
 import { recordSnapshots } from '../src/main/core/review/snapshots';
-import { fmt, percentile, printFigures, withTempDir } from './support';
+import { fmt, percentile, printFigures, timed, withTempDir } from './support';
 
 const DAY_MS = 86_400_000;
 
@@ -20,16 +20,6 @@ function store(id: string) {
     keyStorage: 'none',
     createdAt: new Date().toISOString(),
   } as const;
-}
-
-function timed(runs: number, work: () => void): number[] {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    work();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
 }
 
 export async function benchReview(): Promise<void> {

@@ -9,6 +9,17 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
+/** Milliseconds of each of `runs` runs of `work`, sorted (for percentile). */
+export function timed(runs: number, work: () => void): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    work();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
 export async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'splitbook-bench-'));
   try {
