@@ -14,13 +14,27 @@ export function utc(value: string | null | undefined): string | null {
  * -0.052000000000000005).
  */
 export function fraction(percent: number | null | undefined): number | null {
-  return typeof percent === 'number' && Number.isFinite(percent) ? Number(`${percent}e-2`) : null;
+  if (typeof percent !== 'number' || !Number.isFinite(percent)) return null;
+  const value = Number(`${percent}e-2`);
+  return Number.isFinite(value) ? value : hundredth(String(percent)); // 1e-7 is written with an exponent
+}
+
+/**
+ * The number a decimal text names, times 10⁻², by moving its exponent: "1.32" → 1.32e-2, "5e-7" →
+ * 5e-9 (appending "e-2" to a text that has an exponent already would not be a number).
+ */
+function hundredth(text: string): number {
+  if (!Number.isFinite(Number(text))) return Number.NaN;
+  const e = text.search(/[eE]/);
+  return Number(e < 0 ? `${text}e-2` : `${text.slice(0, e)}e${Number(text.slice(e + 1)) - 2}`);
 }
 
 /** fraction()'s result as text, from the percent's text (a cached record's number as written). */
 export function fractionText(percent: string): string {
   const value = Number(`${percent}e-2`);
-  return Number.isFinite(value) ? String(value) : '';
+  if (Number.isFinite(value)) return String(value);
+  const moved = hundredth(percent); // a text with an exponent of its own ("5e-7")
+  return Number.isFinite(moved) ? String(moved) : '';
 }
 
 /** A field of an untyped record as a finite number, or null. */
