@@ -22,7 +22,8 @@ vi.hoisted(() => {
 import { Changes, followChanges, type Scope } from '../../src/renderer/src/lib/changes.svelte';
 
 function emit<E extends EventName>(name: E, payload: EventPayload<E>) {
-  for (const listener of listeners.get(name) ?? []) (listener as (p: EventPayload<E>) => void)(payload);
+  for (const listener of listeners.get(name) ?? [])
+    (listener as (p: EventPayload<E>) => void)(payload);
 }
 
 /** A view: its effect reads the version of what it shows and counts the reloads a change asks for. */
