@@ -180,6 +180,24 @@ describe('settling', () => {
     expect(changes.whileSyncing).toBe(false);
   });
 
+  test("progress held back shows with the next refresh, even when another store's progress asks for it", () => {
+    const listA = view(changes, ['tests'], { storeId: 'A' });
+    const listB = view(changes, ['tests'], { storeId: 'B' });
+    const progress = (storeId: string) =>
+      changes.record({
+        name: 'sync.progress',
+        payload: { storeId, phase: 'tests', done: 1, total: 9 },
+      });
+
+    expect(progress('A')).toBe(true);
+    settle();
+    expect(progress('B')).toBe(false);
+    vi.advanceTimersByTime(2000);
+    expect(progress('A')).toBe(true);
+    settle();
+    expect([listA.reloads, listB.reloads]).toEqual([2, 1]);
+  });
+
   test("the campaigns phase of a sync does not reload the test list's store", () => {
     const list = view(changes, ['tests'], { storeId: 'A' });
     const campaigns = view(changes, ['campaigns'], { storeId: 'A' });

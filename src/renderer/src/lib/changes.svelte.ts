@@ -1,11 +1,6 @@
 // Which data changed, per resource and store: the events bump it here (settled), and each view reads the
 // version of what it shows, so an edit in one store or one test's results reload only the views showing them.
-import {
-  changesOf,
-  type AppEvent,
-  type DataChange,
-  type Resource,
-} from '../../../shared/contract';
+import { changesOf, type AppEvent, type DataChange, type Resource } from '../../../shared/contract';
 import { getBridge } from './bridge';
 
 /** A burst of events (a sync writing page after page) makes one refresh. */
@@ -69,7 +64,9 @@ export class Changes {
 
   /** Soon: `resources` of a store (null: every store), or of one of its tests, changed. */
   bump(resources: readonly Resource[], storeId: string | null, testId?: string) {
-    this.#pending.push(testId === undefined ? { resources, storeId } : { resources, storeId, testId });
+    this.#pending.push(
+      testId === undefined ? { resources, storeId } : { resources, storeId, testId },
+    );
     this.#wholeWanted = true;
     this.#schedule();
   }
@@ -87,8 +84,9 @@ export class Changes {
   }
 
   #whileSyncing(change: DataChange): boolean {
-    if (this.#timer || Date.now() - this.#last < WHILE_SYNCING_MS) return false;
+    // Kept either way: progress held back now shows with the next refresh, whichever store asks for it.
     this.#pending.push(change);
+    if (this.#timer || Date.now() - this.#last < WHILE_SYNCING_MS) return false;
     this.#schedule();
     return true;
   }
@@ -126,7 +124,9 @@ export function followChanges(target: Changes = changes): () => void {
     bridge.on('sync.finished', (payload) => target.record({ name: 'sync.finished', payload })),
     bridge.on('stores.changed', (payload) => target.record({ name: 'stores.changed', payload })),
     bridge.on('edits.changed', (payload) => target.record({ name: 'edits.changed', payload })),
-    bridge.on('settings.changed', (payload) => target.record({ name: 'settings.changed', payload })),
+    bridge.on('settings.changed', (payload) =>
+      target.record({ name: 'settings.changed', payload }),
+    ),
     bridge.on('results.changed', (payload) => target.record({ name: 'results.changed', payload })),
     bridge.on('decisions.changed', (payload) =>
       target.record({ name: 'decisions.changed', payload }),
