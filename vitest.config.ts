@@ -1,4 +1,5 @@
 // Test run: unit and integration tests under Node, end-to-end tests drive Chromium through the browser host.
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,7 +10,18 @@ export default defineConfig({
     // Native modules (better-sqlite3, keytar) and child processes: forks are the safe pool.
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'all', include: ['test/**/*.test.ts'], exclude: ['test/renderer/**'] },
+      },
+      {
+        // The renderer's own modules (runes compiled by Svelte, its client runtime): test/renderer.
+        extends: true,
+        plugins: [svelte({ dynamicCompileOptions: () => ({ generate: 'client' }) })],
+        resolve: { conditions: ['browser'] },
+        ssr: { resolve: { conditions: ['browser'] } },
+        test: { name: 'renderer', include: ['test/renderer/**/*.test.ts'] },
+      },
       {
         // The core's sync and decisions tests again with syncs on their own thread, as every host runs
         // them (test/support/core.ts). Left out: files that start no core, sync-thread.test.ts (on the

@@ -279,4 +279,45 @@ describe('offline edits in the window', { timeout: 120_000 }, () => {
     expect(server?.hypothesisDescription).toBe('Mine');
     expect(win?.pageErrors).toEqual([]);
   });
+
+  it("shows a failed load of the Edit tab's choices with Retry instead of empty pickers (issue 19, 4)", async () => {
+    const draft = simulator.snapshot(STORE).tests.find((t) => t.status === 'draft');
+    if (!draft) throw new Error('a draft is needed');
+    // The host refuses the store's campaigns, as a broken cache would.
+    await page.route('**/api/call/campaigns.list', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          ok: false,
+          problem: {
+            type: 'splitbook:internal',
+            title: 'Campaigns could not be read',
+            status: 500,
+            detail: 'The cache could not be read.',
+          },
+        }),
+      }),
+    );
+    await openTest(draft.title);
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    const problem = page.getByTestId('edit-choices-problem');
+    await expect.poll(() => problem.textContent()).toMatch(/Campaigns could not be read/);
+    // Only "No campaign" and the test's own campaign: none of the store's others.
+    const cached = await core.services.campaigns.list({ storeId });
+    expect(cached.length).toBeGreaterThan(1);
+    expect(await page.locator('#edit-campaignId option').count()).toBeLessThanOrEqual(2);
+    await expect
+      .poll(() => page.locator('#edit-customAudienceIds').textContent())
+      .toMatch(/Not loaded/);
+    await screens('choices-failed');
+
+    await page.unroute('**/api/call/campaigns.list');
+    await problem.getByRole('button', { name: 'Retry' }).click();
+    await problem.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.locator('#edit-campaignId option').allTextContents())
+      .toEqual(expect.arrayContaining(cached.map((row) => row.campaign.name)));
+    expect(win?.pageErrors).toEqual([]);
+  });
 });

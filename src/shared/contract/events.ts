@@ -4,7 +4,28 @@ import { MENU_COMMANDS } from '../channels';
 import { DecisionNews, DecisionsReady } from './decisions';
 import { ExportProgress } from './reports';
 import { Settings } from './settings';
-import { SyncProgress, SyncReport } from './sync';
+import { SyncProgress, SyncReport, type SyncPhase } from './sync';
+
+/**
+ * The kinds of data the window shows. Every event that changes data says which of these changed in
+ * which store (`changesOf`), so a view reloads only when something it shows changed.
+ */
+export const RESOURCES = [
+  'tests',
+  'results',
+  'decisions',
+  'campaigns',
+  'audiences',
+  'tags',
+  'edits',
+  'notes',
+  'review',
+  'issues',
+  'stores',
+  'settings',
+] as const;
+export const Resource = z.enum(RESOURCES);
+export type Resource = z.infer<typeof Resource>;
 
 export const events = {
   'sync.progress': SyncProgress,
@@ -56,3 +77,70 @@ export type AppEvent = { [E in EventName]: { name: E; payload: EventPayload<E> }
 
 /** The events the core itself emits (the menu's and a clicked notification's come from the Electron host). */
 export type CoreEvent = Exclude<AppEvent, { name: 'menu.command' | 'decisions.open' }>;
+
+/** What one event changed: resources of one store (null: of every store), or of one test of it. */
+export type DataChange = {
+  resources: readonly Resource[];
+  storeId: string | null;
+  /** Only this test's data changed (its store's lists show it too). */
+  testId?: string;
+};
+
+/** What a sync writes: its report names the store, and a run may write all of these. */
+export const SYNCED_RESOURCES: readonly Resource[] = [
+  'tests',
+  'results',
+  'decisions',
+  'campaigns',
+  'audiences',
+  'tags',
+  'edits',
+  'review',
+  'issues',
+  'stores',
+];
+
+/** What each phase of a running sync writes (a record set aside is a sync issue). */
+const PHASE_WRITES: Record<SyncPhase, readonly Resource[]> = {
+  tests: ['tests', 'tags', 'review', 'issues'],
+  results: ['results', 'decisions', 'tests', 'review', 'issues'],
+  campaigns: ['campaigns', 'issues'],
+  audiences: ['audiences', 'issues'],
+};
+
+/** The data an event says changed; null for an event that changes none (progress of an export, a menu item). */
+export function changesOf(event: AppEvent): DataChange | null {
+  switch (event.name) {
+    case 'sync.progress':
+      return { resources: PHASE_WRITES[event.payload.phase], storeId: event.payload.storeId };
+    case 'sync.finished':
+      return { resources: SYNCED_RESOURCES, storeId: event.payload.storeId };
+    // Added, renamed, removed or a rebuilt cache: anything of any store may differ.
+    case 'stores.changed':
+      return { resources: RESOURCES, storeId: null };
+    // The local copies (tests, campaigns, tags, audiences) are "server copy + pending edits".
+    case 'edits.changed':
+      return {
+        resources: ['edits', 'tests', 'campaigns', 'audiences', 'tags', 'review'],
+        storeId: event.payload.storeId,
+      };
+    // The settings make every call (and the results' freshness).
+    case 'settings.changed':
+      return { resources: ['settings', 'decisions'], storeId: null };
+    case 'results.changed':
+      return {
+        resources: ['results', 'decisions', 'tests', 'review'],
+        storeId: event.payload.storeId,
+        testId: event.payload.testId,
+      };
+    case 'decisions.changed':
+      return { resources: ['decisions'], storeId: event.payload.storeId };
+    case 'sync.started':
+    case 'reports.progress':
+    case 'decisions.news':
+    case 'decisions.ready':
+    case 'decisions.open':
+    case 'menu.command':
+      return null;
+  }
+}

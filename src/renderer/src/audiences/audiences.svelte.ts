@@ -6,4 +6,5 @@ import { ScopedList } from '../lib/scopedList.svelte';
 export const audiences = new ScopedList<AudienceRow>(
   (storeId) => api.audiences.list({ storeId }),
   (row) => `${row.storeId}:${row.audience.id}`,
+  ['audiences'],
 );

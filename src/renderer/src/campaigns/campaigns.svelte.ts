@@ -6,4 +6,5 @@ import { ScopedList } from '../lib/scopedList.svelte';
 export const campaigns = new ScopedList<CampaignRow>(
   (storeId) => api.campaigns.list({ storeId }),
   (row) => `${row.storeId}:${row.campaign.id}`,
+  ['campaigns'],
 );

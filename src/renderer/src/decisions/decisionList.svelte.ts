@@ -1,51 +1,27 @@
 // The calls of the current scope: what the Decisions view lists and the sidebar counts, loaded once
 // for both and reloaded when the cache or the calls change.
-import type { DecisionList, DecisionRow } from '../../../shared/contract';
+import type { DecisionList, DecisionRow, Resource } from '../../../shared/contract';
 import type { DecisionCall } from '../../../shared/domain/decisions/schemas';
-import type { Problem } from '../../../shared/problem';
-import { api, toProblem } from '../lib/api';
+import { api } from '../lib/api';
+import { Loader } from '../lib/loader.svelte';
 import { needsCall } from './calls';
 
 export type StoreGroup = { storeId: string; storeName: string; rows: DecisionRow[] };
 
-class DecisionListState {
-  list = $state.raw<DecisionList | null>(null);
-  /** True until the first answer for the current scope. */
-  loading = $state(true);
-  problem = $state.raw<Problem | null>(null);
+/** What the list shows: each test's call, made from its results, on its row. */
+export const DECISION_LIST_READS: readonly Resource[] = ['decisions', 'results', 'tests'];
+
+/** Loads when the scope changed (skeletons) or its calls changed (rows stay on screen meanwhile). */
+class DecisionListState extends Loader<string | null, DecisionList> {
   /** The call the view shows only (null: every call). Kept across view switches. */
   filter = $state<DecisionCall | null>(null);
 
-  #key: string | null = null;
-  #generation = 0;
-  #scope: string | null = null;
-
-  /** Loads when the scope changed (skeletons) or the data changed (rows stay on screen meanwhile). */
-  follow(scope: string | null, dataVersion: number, callsVersion: number) {
-    const key = JSON.stringify([scope, dataVersion, callsVersion]);
-    if (key === this.#key) return;
-    if (scope !== this.#scope || this.#key === null) {
-      this.loading = true;
-      this.list = null;
-    }
-    this.#key = key;
-    this.#scope = scope;
-    void this.load();
+  constructor() {
+    super((storeId) => api.decisions.list({ storeId }));
   }
 
-  async load() {
-    const generation = ++this.#generation;
-    const storeId = this.#scope;
-    try {
-      const list = await api.decisions.list({ storeId });
-      if (generation !== this.#generation) return;
-      this.list = list;
-      this.problem = null;
-    } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+  get list(): DecisionList | null {
+    return this.data;
   }
 
   /** Tests needing a call now, as the sidebar's badge counts them; null until known. */

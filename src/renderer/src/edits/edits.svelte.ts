@@ -4,7 +4,6 @@ import type { EditCounts, PendingEdit } from '../../../shared/contract';
 import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
 import { getBridge } from '../lib/bridge';
-import { dataVersion } from '../lib/refresh.svelte';
 
 class EditsState {
   counts = $state.raw<Record<string, EditCounts>>({});
@@ -73,10 +72,8 @@ export function followEditEvents(): () => void {
   const bridge = getBridge();
   void edits.refresh();
   const offs = [
-    bridge.on('edits.changed', () => {
-      void edits.refresh();
-      dataVersion.bump();
-    }),
+    // The views showing the store's local copies reload through lib/changes.svelte.ts.
+    bridge.on('edits.changed', () => void edits.refresh()),
     bridge.on('sync.finished', () => void edits.refresh()),
   ];
   return () => offs.forEach((off) => off());

@@ -3,7 +3,7 @@
 import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
 import type { TestKey } from '../lib/navigation.svelte';
-import { dataVersion } from '../lib/refresh.svelte';
+import { changes } from '../lib/changes.svelte';
 
 export type RefreshState =
   | { kind: 'running' }
@@ -33,8 +33,8 @@ class ResultsRefresh {
         answer.found && answer.fetchedAt
           ? { kind: 'done', fetchedAt: answer.fetchedAt }
           : { kind: 'none' };
-      // The core's results.changed reloads every view; this makes sure the one that asked does.
-      dataVersion.bump();
+      // The core's results.changed reloads the views showing the test; this makes sure the one that asked does.
+      changes.record({ name: 'results.changed', payload: ref });
     } catch (error) {
       this.#states[key] = { kind: 'failed', problem: toProblem(error) };
     }

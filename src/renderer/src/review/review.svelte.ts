@@ -1,28 +1,23 @@
 // Changes since each store's last review, loaded once for the sidebar's counts and the Changes view.
-import type { ChangesReport } from '../../../shared/contract';
-import type { Problem } from '../../../shared/problem';
+import type { ChangesReport, Resource } from '../../../shared/contract';
 import { api, toProblem } from '../lib/api';
+import { Loader } from '../lib/loader.svelte';
 
-class Review {
-  report = $state.raw<ChangesReport | null>(null);
-  problem = $state.raw<Problem | null>(null);
-  #generation = 0;
+/** What the report reads: the review memory, and the outbox that marks the user's own changes. */
+export const REVIEW_READS: readonly Resource[] = ['review', 'edits'];
+
+class Review extends Loader<null, ChangesReport> {
+  constructor() {
+    super(() => api.review.changes({ storeId: null, since: null }));
+  }
+
+  get report(): ChangesReport | null {
+    return this.data;
+  }
 
   /** Unreviewed changes of one store (0 when unknown). */
   countFor(storeId: string): number {
     return this.report?.stores.find((s) => s.storeId === storeId)?.count ?? 0;
-  }
-
-  async refresh(): Promise<void> {
-    const generation = ++this.#generation;
-    try {
-      const report = await api.review.changes({ storeId: null, since: null });
-      if (generation !== this.#generation) return;
-      this.report = report;
-      this.problem = null;
-    } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
-    }
   }
 
   /** Marks one store (or all, with null) reviewed and reloads. */
@@ -33,7 +28,7 @@ class Review {
       this.problem = toProblem(error);
       return;
     }
-    await this.refresh();
+    await this.load();
   }
 }
 

@@ -21,6 +21,7 @@ export const issues = new ScopedList<SetAsideRecord>(
     return page.rows;
   },
   (record) => `${record.storeId}:${record.resource}:${record.recordId ?? ''}`,
+  ['issues'],
 );
 
 /** Groups in the order a reader acts on them: what fixes itself first, then what waits on the server. */

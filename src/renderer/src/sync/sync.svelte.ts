@@ -2,7 +2,7 @@
 import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
 import { getBridge } from '../lib/bridge';
-import { dataVersion } from '../lib/refresh.svelte';
+import { changes } from '../lib/changes.svelte';
 import { stores } from '../stores/stores.svelte';
 
 class SyncActions {
@@ -48,21 +48,16 @@ export function followSyncEvents(): () => void {
     bridge.on('sync.progress', (progress) => {
       stores.applyProgress(progress);
       // Tests appear in the list (and counts in the sidebar) while the first sync is still running.
-      if (dataVersion.bumpWhileSyncing()) void stores.refresh();
+      if (changes.record({ name: 'sync.progress', payload: progress })) void stores.refresh();
     }),
+    // Views reload what the run wrote through lib/changes.svelte.ts; the store list at once.
     bridge.on('sync.finished', (report) => {
       stores.applyReport(report);
       void stores.refresh();
-      dataVersion.bump();
     }),
     // A run started: the store list shows it; the data has not changed yet (progress refreshes it).
     bridge.on('sync.started', () => void stores.refresh()),
-    bridge.on('stores.changed', () => {
-      void stores.refresh();
-      dataVersion.bump();
-    }),
-    // One test's results fetched outside a sync (Refresh now): its detail and its list row reload.
-    bridge.on('results.changed', () => dataVersion.bump()),
+    bridge.on('stores.changed', () => void stores.refresh()),
   ];
   return () => offs.forEach((off) => off());
 }

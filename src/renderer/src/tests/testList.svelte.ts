@@ -1,6 +1,7 @@
 // The test list: filters, sort, and rows loaded page by page (keyset cursor) as the user scrolls.
 import type {
   Facets,
+  Resource,
   TestFilter,
   TestListInput,
   TestRow,
@@ -9,6 +10,15 @@ import type {
 import type { Problem } from '../../../shared/problem';
 import { api, toProblem } from '../lib/api';
 import { nav } from '../lib/navigation.svelte';
+
+/** What a row shows: the test with its pending edits and tags, its results' figures and its call. */
+export const TEST_LIST_READS: readonly Resource[] = [
+  'tests',
+  'results',
+  'decisions',
+  'tags',
+  'edits',
+];
 
 /** Rows per page as the user scrolls, and per call of a refresh: a page's start is where a refresh
  * during a sync begins, so a smaller page keeps that refresh small (about a page and a screenful). */
@@ -97,7 +107,6 @@ class TestList {
   #paging: Promise<void> | null = null;
   #queryKey: string | null = null;
   #version = -1;
-  #calls: { scope: string | null; version: number } | null = null;
 
   get complete(): boolean {
     return !this.loading && this.#cursor === null;
@@ -122,15 +131,6 @@ class TestList {
       this.#version = version;
       void (whileSyncing ? this.refreshWindow() : this.refresh());
     }
-  }
-
-  /** The calls of the scope were made again (settings, a plan): the same query, refreshed in place. */
-  followCalls(scope: string | null, version: number) {
-    const before = this.#calls;
-    this.#calls = { scope, version };
-    // A new scope is a new query: follow() reloads it.
-    if (before === null || before.scope !== scope || before.version === version) return;
-    if (this.#queryKey !== null) void this.refresh();
   }
 
   /** The table says which rows it shows, so a refresh during a sync reloads only those. */
