@@ -1,5 +1,6 @@
 // The local copy of records with unsent edits, in the cache: a test's or campaign's row and raw JSON
-// written as "server copy + pending edits", tags and audiences created here, and the look-ups an edit needs.
+// written as "server copy + pending edits" (the test's row by the one writer of db/tests.ts), tags and
+// audiences created here, and the look-ups an edit needs.
 import {
   Campaign,
   CustomAudience,
@@ -8,8 +9,9 @@ import {
   type Tag,
 } from '../../../shared/api';
 import { statement } from '../db/statements';
+import { writeTestRow } from '../db/tests';
 import type { Db } from '../db/types';
-import { toFlag, toJson } from '../db/values';
+import { toJson } from '../db/values';
 
 function parsed<T>(
   schema: { safeParse(v: unknown): { success: boolean; data?: T } },
@@ -37,62 +39,13 @@ export function cachedCampaign(db: Db, storeId: string, campaignId: string): Cam
   return parsed<Campaign>(Campaign, row?.raw);
 }
 
-const UPDATE_TEST = `
-  UPDATE tests SET title = @title, goal = @goal, device = @device, visitor_option = @visitorOption,
-    hypothesis = @hypothesis, campaign_id = @campaignId, campaign_name = @campaignName,
-    priority = @priority, surface_area = @surfaceArea, impact = @impact, effort = @effort,
-    implemented = @implemented, tag_names = @tagNames, updated_at = @updatedAt, status = @status
-  WHERE store_id = @storeId AND id = @id
-  RETURNING seq`;
-
 /**
  * Rewrites a cached test with this record (the local copy, or the server's after a discard), its
  * tags and audiences included, without touching what the sync bookkeeps (seen-in-run, synced_at).
  * A test the cache does not hold is left alone: the next pull brings it and the rebase applies edits.
  */
 export function writeLocalTest(db: Db, storeId: string, test: Test): void {
-  const written = statement<{ seq: number }>(db, UPDATE_TEST).get({
-    storeId,
-    id: test.id,
-    title: test.title,
-    goal: test.goal,
-    device: test.device,
-    visitorOption: test.visitorOption,
-    hypothesis: test.hypothesisDescription,
-    campaignId: test.campaign?.id ?? null,
-    campaignName: test.campaign?.name ?? null,
-    priority: test.priority,
-    surfaceArea: test.surfaceArea,
-    impact: test.impact,
-    effort: test.effort,
-    implemented: toFlag(test.implemented),
-    tagNames: JSON.stringify(test.tags.map((tag) => tag.name)),
-    updatedAt: test.updatedAt,
-    status: test.status,
-  });
-  if (!written) return;
-  statement(db, `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (?, ?)`).run(
-    written.seq,
-    toJson(test),
-  );
-  statement(db, `DELETE FROM test_tags WHERE store_id = ? AND test_id = ?`).run(storeId, test.id);
-  statement(db, `DELETE FROM test_custom_audiences WHERE store_id = ? AND test_id = ?`).run(
-    storeId,
-    test.id,
-  );
-  for (const tag of test.tags) {
-    statement(
-      db,
-      `INSERT OR REPLACE INTO test_tags (store_id, test_id, tag_id, name) VALUES (?, ?, ?, ?)`,
-    ).run(storeId, test.id, tag.id, tag.name);
-    saveTag(db, storeId, tag);
-  }
-  for (const audience of test.customAudiences) {
-    statement(
-      db,
-      `INSERT OR REPLACE INTO test_custom_audiences (store_id, test_id, audience_id, name) VALUES (?, ?, ?, ?)`,
-    ).run(storeId, test.id, audience.id, audience.name);
-  }
+  writeTestRow(db, { storeId, test, rawJson: toJson(test), hadParts: true });
 }
 
 export function writeLocalCampaign(db: Db, storeId: string, campaign: Campaign): void {
