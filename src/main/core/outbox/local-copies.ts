@@ -1,6 +1,6 @@
 // The local copy of records with unsent edits, in the cache: a test's or campaign's row and raw JSON
-// written as "server copy + pending edits" (the test's row by the one writer of db/tests.ts), tags and
-// audiences created here, and the look-ups an edit needs.
+// written as "server copy + pending edits" (each field applied by its description, the row by the one
+// writer of db/tests.ts), tags and audiences created here, and the look-ups an edit needs.
 import {
   Campaign,
   CustomAudience,
@@ -8,6 +8,7 @@ import {
   type DefaultAudience,
   type Tag,
 } from '../../../shared/api';
+import { testField, type RecordLookups } from '../../../shared/domain/test-fields';
 import { statement } from '../db/statements';
 import { writeTestRow } from '../db/tests';
 import type { Db } from '../db/types';
@@ -144,6 +145,16 @@ export function campaignName(db: Db, storeId: string, id: string): string | null
   );
 }
 
+/** What the cache knows of the records an edit's ids name (a pending create's local copy included). */
+export function recordLookups(db: Db, storeId: string): RecordLookups {
+  return {
+    campaignName: (id) => campaignName(db, storeId, id),
+    tag: (id) => tagById(db, storeId, id),
+    audience: (id) => audienceById(db, storeId, id),
+    defaultAudience: (id) => defaultAudienceById(db, storeId, id),
+  };
+}
+
 /** A test with pending changes applied: what the user sees until the server confirms or refuses. */
 export function applyTestChanges(
   db: Db,
@@ -152,87 +163,9 @@ export function applyTestChanges(
   changes: Record<string, unknown>,
 ): Test {
   const test: Test = structuredClone(server);
-  for (const [field, value] of Object.entries(changes)) {
-    switch (field) {
-      case 'title':
-        if (typeof value === 'string') test.title = value;
-        break;
-      case 'hypothesisDescription':
-        test.hypothesisDescription = typeof value === 'string' ? value : null;
-        break;
-      case 'controlTitle':
-        test.control = { ...test.control, title: value ?? null };
-        break;
-      case 'variantTitle':
-        if (test.variant) test.variant = { ...test.variant, title: value ?? null };
-        break;
-      case 'goal':
-      case 'device':
-      case 'visitorOption':
-        if (typeof value === 'string') test[field] = value;
-        break;
-      case 'controlTraffic':
-        if (typeof value === 'number') {
-          test.control = { ...test.control, traffic: value };
-          if (test.variant) test.variant = { ...test.variant, traffic: 100 - value };
-        }
-        break;
-      case 'priority':
-      case 'surfaceArea':
-        test[field] = typeof value === 'string' ? value : null;
-        break;
-      case 'impact':
-      case 'effort':
-        test[field] = typeof value === 'number' ? value : null;
-        break;
-      case 'implemented':
-        test.implemented = typeof value === 'boolean' ? value : null;
-        break;
-      case 'endWhenSignificant':
-        if (typeof value === 'boolean') test.endWhenSignificant = value;
-        break;
-      case 'automaticallyStartAt':
-      case 'automaticallyEndAt':
-        test[field] = typeof value === 'string' ? value : null;
-        break;
-      case 'campaignId':
-        test.campaign =
-          typeof value === 'string'
-            ? {
-                ...(test.campaign ?? {}),
-                id: value,
-                name: campaignName(db, storeId, value) ?? null,
-              }
-            : null;
-        break;
-      case 'tagIds':
-        test.tags = ids(value).map(
-          (id) =>
-            tagById(db, storeId, id) ??
-            test.tags.find((t) => t.id === id) ?? { id, name: '(unknown tag)' },
-        );
-        break;
-      case 'customAudienceIds':
-        test.customAudiences = ids(value).map(
-          (id) =>
-            audienceById(db, storeId, id) ??
-            test.customAudiences.find((a) => a.id === id) ?? {
-              id,
-              name: '(unknown audience)',
-              rules: [],
-            },
-        );
-        break;
-      case 'defaultAudiences':
-        test.defaultAudiences = ids(value).flatMap(
-          (id) =>
-            test.defaultAudiences.find((a) => a.id === id) ??
-            defaultAudienceById(db, storeId, id) ??
-            [],
-        );
-        break;
-    }
-  }
+  const lookups = recordLookups(db, storeId);
+  for (const [field, value] of Object.entries(changes))
+    testField(field)?.apply(test, value, lookups);
   return test;
 }
 
@@ -243,8 +176,4 @@ export function applyCampaignChanges(server: Campaign, changes: Record<string, u
     campaign.objective = typeof changes.objective === 'string' ? changes.objective : null;
   if ('goal' in changes) campaign.goal = typeof changes.goal === 'string' ? changes.goal : null;
   return campaign;
-}
-
-function ids(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
