@@ -1,7 +1,7 @@
 // PATCH /tests/{id}: which fields the test's status locks, which values are valid, and how each applies.
 //
 // Choices where the spec is silent:
-// - A field the status locks (lockReason) is refused with 422 `locked-field`, naming it in `detail` and
+// - A field the status locks (lockMessage) is refused with 422 `locked-field`, naming it in `detail` and
 //   in the extension member `field`; locks are checked before values.
 // - null clears a nullable field (hypothesis, priority, campaign, audiences, tags, ...); null for a field
 //   a test cannot be without (title, goal, device, visitorOption, controlTraffic, endWhenSignificant) is 400.
@@ -18,7 +18,7 @@ import {
   type UpdateTestBody,
   type UpdateTestField,
 } from '../shared/api';
-import { lockReason } from '../shared/domain/lifecycle';
+import { lockMessage } from '../shared/domain/mutability';
 import { GOALS } from './metrics';
 import { createRandom, hashSeed } from './random';
 import { badRequest, problem } from './responses';
@@ -243,7 +243,7 @@ export function updateTest(
     (field) => body[field] !== undefined,
   );
   for (const field of fields) {
-    const reason = lockReason(field, test.status);
+    const reason = lockMessage(field, test.status);
     if (reason !== null) {
       return {
         ok: false,

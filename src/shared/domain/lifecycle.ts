@@ -1,6 +1,6 @@
-// The one place that says what "launched" and "ended" mean for a test status,
-// and which PATCH fields stay mutable (the spec's mutability table).
-import type { TestStatus, UpdateTestField } from '../api';
+// The one place that says what "launched" and "ended" mean for a test status (which fields they lock
+// is said by each field's description, test-fields.ts).
+import type { TestStatus } from '../api';
 
 /** Never launched: everything may still change (the programme's backlog is these tests). */
 export const NOT_LAUNCHED_STATUSES = ['draft', 'scheduled', 'incompatible'] as const;
@@ -24,33 +24,4 @@ export function isEnded(status: TestStatus): boolean {
 /** Live tests keep collecting data, so their results can change between syncs. */
 export function isLive(status: TestStatus): boolean {
   return status === 'active' || status === 'paused' || status === 'suspended';
-}
-
-/** Fields that stay mutable after launch (spec: mutability table). */
-export const MUTABLE_AFTER_LAUNCH: ReadonlySet<UpdateTestField> = new Set<UpdateTestField>([
-  'title',
-  'hypothesisDescription',
-  'controlTitle',
-  'variantTitle',
-  'priority',
-  'surfaceArea',
-  'impact',
-  'effort',
-  'tagIds',
-]);
-
-/**
- * Why a field cannot be changed on a test with this status, or null when it can.
- * `implemented` is mutable only once the test has ended.
- */
-export function lockReason(field: UpdateTestField, status: TestStatus): string | null {
-  if (field === 'implemented') {
-    return isEnded(status)
-      ? null
-      : `'implemented' can be set only after the test has ended (status: ${status})`;
-  }
-  if (isLaunched(status) && !MUTABLE_AFTER_LAUNCH.has(field)) {
-    return `'${field}' is locked after launch (status: ${status})`;
-  }
-  return null;
 }

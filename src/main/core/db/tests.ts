@@ -1,4 +1,5 @@
-// Writes of tests: a listed page upserted with its tags and audiences, seen-in-run marks, removals.
+// Writes of tests: the one writer of a test's row (the sync's and the local copy's), a listed page
+// upserted, seen-in-run marks, removals.
 import type { Test } from '../../../shared/api';
 import { clearSetAside } from './set-aside';
 import { statement } from './statements';
@@ -39,7 +40,9 @@ export function upsertTests(db: Db, page: TestPageWrite): UnstorableTest[] {
         statement(db, MARK_TEST_SEEN).run(runId, syncedAt, cached.seq);
       } else {
         // A test new to the cache has no parts to clear yet.
-        writeTest(db, { storeId, test, rawJson, runId, syncedAt, hadParts: cached !== undefined });
+        const seen = { runId, syncedAt };
+        if (!writeTestRow(db, { storeId, test, rawJson, seen, hadParts: cached !== undefined }))
+          throw new Error(`Upserting test ${test.id} returned no row`);
       }
       clearSetAside(db, storeId, 'test', test.id);
     }
@@ -62,27 +65,46 @@ const FIND_CACHED_TEST = `
   WHERE t.store_id = ? AND t.id = ?`;
 const MARK_TEST_SEEN = `UPDATE tests SET last_seen_run = ?, synced_at = ?, removed = 0 WHERE seq = ?`;
 
+/**
+ * A test row's typed columns, each from the test record: the one mapping of a record to its row, for
+ * the sync's upsert and the local copy's rewrite alike (each binds a column's value by its own name).
+ */
+const TEST_COLUMNS: Readonly<Record<string, (test: Test) => string | number | null>> = {
+  title: (test) => test.title,
+  status: (test) => test.status,
+  stage: (test) => test.stage,
+  goal: (test) => test.goal,
+  device: (test) => test.device,
+  visitor_option: (test) => test.visitorOption,
+  hypothesis: (test) => test.hypothesisDescription,
+  handle: (test) => test.handle,
+  campaign_id: (test) => test.campaign?.id ?? null,
+  campaign_name: (test) => test.campaign?.name ?? null,
+  start_at: (test) => test.startAt,
+  end_at: (test) => test.endAt,
+  created_at: (test) => test.createdAt,
+  updated_at: (test) => test.updatedAt,
+  priority: (test) => test.priority,
+  surface_area: (test) => test.surfaceArea,
+  impact: (test) => test.impact,
+  effort: (test) => test.effort,
+  implemented: (test) => toFlag(test.implemented),
+  tag_names: (test) => JSON.stringify(test.tags.map((tag) => tag.name)),
+};
+const COLUMN_NAMES = Object.keys(TEST_COLUMNS);
+
+// An upsert, never REPLACE: replacing would delete the row and cascade away its results.
 const UPSERT_TEST = `
-  INSERT INTO tests (
-    store_id, id, title, status, stage, goal, device, visitor_option, hypothesis, handle,
-    campaign_id, campaign_name, start_at, end_at, created_at, updated_at,
-    priority, surface_area, impact, effort, implemented, tag_names,
-    synced_at, last_seen_run, removed
-  ) VALUES (
-    @storeId, @id, @title, @status, @stage, @goal, @device, @visitorOption, @hypothesis, @handle,
-    @campaignId, @campaignName, @startAt, @endAt, @createdAt, @updatedAt,
-    @priority, @surfaceArea, @impact, @effort, @implemented, @tagNames,
-    @syncedAt, @runId, 0
-  )
+  INSERT INTO tests (store_id, id, ${COLUMN_NAMES.join(', ')}, synced_at, last_seen_run, removed)
+  VALUES (@storeId, @id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @syncedAt, @runId, 0)
   ON CONFLICT (store_id, id) DO UPDATE SET
-    title = excluded.title, status = excluded.status, stage = excluded.stage, goal = excluded.goal,
-    device = excluded.device, visitor_option = excluded.visitor_option, hypothesis = excluded.hypothesis,
-    handle = excluded.handle, campaign_id = excluded.campaign_id, campaign_name = excluded.campaign_name,
-    start_at = excluded.start_at, end_at = excluded.end_at, created_at = excluded.created_at,
-    updated_at = excluded.updated_at, priority = excluded.priority, surface_area = excluded.surface_area,
-    impact = excluded.impact, effort = excluded.effort, implemented = excluded.implemented,
-    tag_names = excluded.tag_names, synced_at = excluded.synced_at,
-    last_seen_run = excluded.last_seen_run, removed = 0
+    ${COLUMN_NAMES.map((c) => `${c} = excluded.${c}`).join(', ')},
+    synced_at = excluded.synced_at, last_seen_run = excluded.last_seen_run, removed = 0
+  RETURNING seq`;
+// The local copy rewrites a cached row only, leaving what the sync bookkeeps (seen-in-run, synced_at).
+const UPDATE_TEST = `
+  UPDATE tests SET ${COLUMN_NAMES.map((c) => `${c} = @${c}`).join(', ')}
+  WHERE store_id = @storeId AND id = @id
   RETURNING seq`;
 const SAVE_TEST_RAW = `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (?, ?)`;
 
@@ -97,45 +119,32 @@ const UPSERT_TAG = `
 const INSERT_TEST_CUSTOM_AUDIENCE = `
   INSERT OR REPLACE INTO test_custom_audiences (store_id, test_id, audience_id, name) VALUES (?, ?, ?, ?)`;
 
-interface TestWrite {
+export interface TestRowWrite {
   storeId: string;
   test: Test;
+  /** The record's JSON for tests_raw. */
   rawJson: string;
-  runId: string;
-  syncedAt: string;
-  /** Whether the test was cached before, so its tags and audiences must be cleared first. */
+  /** Set by a sync: the row is upserted and marked seen by the run. Without it (the local copy), only a
+   * cached row is rewritten and what the sync bookkeeps is left alone. */
+  seen?: { runId: string; syncedAt: string };
+  /** Whether the test may already have tags and audiences, which are then cleared first. */
   hadParts: boolean;
 }
 
-function writeTest(db: Db, { storeId, test, rawJson, runId, syncedAt, hadParts }: TestWrite): void {
-  // An upsert, never REPLACE: replacing would delete the row and cascade away its results.
-  const written = statement<{ seq: number }>(db, UPSERT_TEST).get({
-    storeId,
-    id: test.id,
-    title: test.title,
-    status: test.status,
-    stage: test.stage,
-    goal: test.goal,
-    device: test.device,
-    visitorOption: test.visitorOption,
-    hypothesis: test.hypothesisDescription,
-    handle: test.handle,
-    campaignId: test.campaign?.id ?? null,
-    campaignName: test.campaign?.name ?? null,
-    startAt: test.startAt,
-    endAt: test.endAt,
-    createdAt: test.createdAt,
-    updatedAt: test.updatedAt,
-    priority: test.priority,
-    surfaceArea: test.surfaceArea,
-    impact: test.impact,
-    effort: test.effort,
-    implemented: toFlag(test.implemented),
-    tagNames: JSON.stringify(test.tags.map((tag) => tag.name)),
-    syncedAt,
-    runId,
-  });
-  if (!written) throw new Error(`Upserting test ${test.id} returned no row`);
+/**
+ * Writes a test's row from its record: the typed columns, the raw JSON, its tags (known to the store
+ * from then on) and custom audiences. The one writer of a test row, for the sync's ingest and the
+ * local copy's rewrite. False when there was no row to rewrite (a local copy of a test not cached).
+ */
+export function writeTestRow(db: Db, write: TestRowWrite): boolean {
+  const { storeId, test, rawJson, seen, hadParts } = write;
+  const columns = Object.fromEntries(
+    Object.entries(TEST_COLUMNS).map(([column, of]) => [column, of(test)]),
+  );
+  const written = seen
+    ? statement<{ seq: number }>(db, UPSERT_TEST).get({ storeId, id: test.id, ...columns, ...seen })
+    : statement<{ seq: number }>(db, UPDATE_TEST).get({ storeId, id: test.id, ...columns });
+  if (!written) return false;
   statement(db, SAVE_TEST_RAW).run(written.seq, rawJson);
   if (hadParts) for (const sql of DELETE_TEST_PARTS) statement(db, sql).run(storeId, test.id);
   for (const tag of test.tags) {
@@ -145,6 +154,7 @@ function writeTest(db: Db, { storeId, test, rawJson, runId, syncedAt, hadParts }
   for (const audience of test.customAudiences) {
     statement(db, INSERT_TEST_CUSTOM_AUDIENCE).run(storeId, test.id, audience.id, audience.name);
   }
+  return true;
 }
 
 /**

@@ -22,7 +22,14 @@ export {
   pendingRecords,
   readOnlyReason,
 } from './store';
-export { audienceById, audiencesNamed, campaignName, tagById, tagsNamed } from './local-copies';
+export {
+  audienceById,
+  audiencesNamed,
+  campaignName,
+  recordLookups,
+  tagById,
+  tagsNamed,
+} from './local-copies';
 export {
   rebaseAll,
   rebasePulledLists,

@@ -1,5 +1,6 @@
 // The local copy of records with unsent edits, in the cache: a test's or campaign's row and raw JSON
-// written as "server copy + pending edits", tags and audiences created here, and the look-ups an edit needs.
+// written as "server copy + pending edits" (each field applied by its description, the row by the one
+// writer of db/tests.ts), tags and audiences created here, and the look-ups an edit needs.
 import {
   Campaign,
   CustomAudience,
@@ -7,9 +8,11 @@ import {
   type DefaultAudience,
   type Tag,
 } from '../../../shared/api';
+import { testField, type RecordLookups } from '../../../shared/domain/test-fields';
 import { statement } from '../db/statements';
+import { writeTestRow } from '../db/tests';
 import type { Db } from '../db/types';
-import { toFlag, toJson } from '../db/values';
+import { toJson } from '../db/values';
 
 function parsed<T>(
   schema: { safeParse(v: unknown): { success: boolean; data?: T } },
@@ -37,62 +40,13 @@ export function cachedCampaign(db: Db, storeId: string, campaignId: string): Cam
   return parsed<Campaign>(Campaign, row?.raw);
 }
 
-const UPDATE_TEST = `
-  UPDATE tests SET title = @title, goal = @goal, device = @device, visitor_option = @visitorOption,
-    hypothesis = @hypothesis, campaign_id = @campaignId, campaign_name = @campaignName,
-    priority = @priority, surface_area = @surfaceArea, impact = @impact, effort = @effort,
-    implemented = @implemented, tag_names = @tagNames, updated_at = @updatedAt, status = @status
-  WHERE store_id = @storeId AND id = @id
-  RETURNING seq`;
-
 /**
  * Rewrites a cached test with this record (the local copy, or the server's after a discard), its
  * tags and audiences included, without touching what the sync bookkeeps (seen-in-run, synced_at).
  * A test the cache does not hold is left alone: the next pull brings it and the rebase applies edits.
  */
 export function writeLocalTest(db: Db, storeId: string, test: Test): void {
-  const written = statement<{ seq: number }>(db, UPDATE_TEST).get({
-    storeId,
-    id: test.id,
-    title: test.title,
-    goal: test.goal,
-    device: test.device,
-    visitorOption: test.visitorOption,
-    hypothesis: test.hypothesisDescription,
-    campaignId: test.campaign?.id ?? null,
-    campaignName: test.campaign?.name ?? null,
-    priority: test.priority,
-    surfaceArea: test.surfaceArea,
-    impact: test.impact,
-    effort: test.effort,
-    implemented: toFlag(test.implemented),
-    tagNames: JSON.stringify(test.tags.map((tag) => tag.name)),
-    updatedAt: test.updatedAt,
-    status: test.status,
-  });
-  if (!written) return;
-  statement(db, `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (?, ?)`).run(
-    written.seq,
-    toJson(test),
-  );
-  statement(db, `DELETE FROM test_tags WHERE store_id = ? AND test_id = ?`).run(storeId, test.id);
-  statement(db, `DELETE FROM test_custom_audiences WHERE store_id = ? AND test_id = ?`).run(
-    storeId,
-    test.id,
-  );
-  for (const tag of test.tags) {
-    statement(
-      db,
-      `INSERT OR REPLACE INTO test_tags (store_id, test_id, tag_id, name) VALUES (?, ?, ?, ?)`,
-    ).run(storeId, test.id, tag.id, tag.name);
-    saveTag(db, storeId, tag);
-  }
-  for (const audience of test.customAudiences) {
-    statement(
-      db,
-      `INSERT OR REPLACE INTO test_custom_audiences (store_id, test_id, audience_id, name) VALUES (?, ?, ?, ?)`,
-    ).run(storeId, test.id, audience.id, audience.name);
-  }
+  writeTestRow(db, { storeId, test, rawJson: toJson(test), hadParts: true });
 }
 
 export function writeLocalCampaign(db: Db, storeId: string, campaign: Campaign): void {
@@ -191,6 +145,16 @@ export function campaignName(db: Db, storeId: string, id: string): string | null
   );
 }
 
+/** What the cache knows of the records an edit's ids name (a pending create's local copy included). */
+export function recordLookups(db: Db, storeId: string): RecordLookups {
+  return {
+    campaignName: (id) => campaignName(db, storeId, id),
+    tag: (id) => tagById(db, storeId, id),
+    audience: (id) => audienceById(db, storeId, id),
+    defaultAudience: (id) => defaultAudienceById(db, storeId, id),
+  };
+}
+
 /** A test with pending changes applied: what the user sees until the server confirms or refuses. */
 export function applyTestChanges(
   db: Db,
@@ -199,87 +163,9 @@ export function applyTestChanges(
   changes: Record<string, unknown>,
 ): Test {
   const test: Test = structuredClone(server);
-  for (const [field, value] of Object.entries(changes)) {
-    switch (field) {
-      case 'title':
-        if (typeof value === 'string') test.title = value;
-        break;
-      case 'hypothesisDescription':
-        test.hypothesisDescription = typeof value === 'string' ? value : null;
-        break;
-      case 'controlTitle':
-        test.control = { ...test.control, title: value ?? null };
-        break;
-      case 'variantTitle':
-        if (test.variant) test.variant = { ...test.variant, title: value ?? null };
-        break;
-      case 'goal':
-      case 'device':
-      case 'visitorOption':
-        if (typeof value === 'string') test[field] = value;
-        break;
-      case 'controlTraffic':
-        if (typeof value === 'number') {
-          test.control = { ...test.control, traffic: value };
-          if (test.variant) test.variant = { ...test.variant, traffic: 100 - value };
-        }
-        break;
-      case 'priority':
-      case 'surfaceArea':
-        test[field] = typeof value === 'string' ? value : null;
-        break;
-      case 'impact':
-      case 'effort':
-        test[field] = typeof value === 'number' ? value : null;
-        break;
-      case 'implemented':
-        test.implemented = typeof value === 'boolean' ? value : null;
-        break;
-      case 'endWhenSignificant':
-        if (typeof value === 'boolean') test.endWhenSignificant = value;
-        break;
-      case 'automaticallyStartAt':
-      case 'automaticallyEndAt':
-        test[field] = typeof value === 'string' ? value : null;
-        break;
-      case 'campaignId':
-        test.campaign =
-          typeof value === 'string'
-            ? {
-                ...(test.campaign ?? {}),
-                id: value,
-                name: campaignName(db, storeId, value) ?? null,
-              }
-            : null;
-        break;
-      case 'tagIds':
-        test.tags = ids(value).map(
-          (id) =>
-            tagById(db, storeId, id) ??
-            test.tags.find((t) => t.id === id) ?? { id, name: '(unknown tag)' },
-        );
-        break;
-      case 'customAudienceIds':
-        test.customAudiences = ids(value).map(
-          (id) =>
-            audienceById(db, storeId, id) ??
-            test.customAudiences.find((a) => a.id === id) ?? {
-              id,
-              name: '(unknown audience)',
-              rules: [],
-            },
-        );
-        break;
-      case 'defaultAudiences':
-        test.defaultAudiences = ids(value).flatMap(
-          (id) =>
-            test.defaultAudiences.find((a) => a.id === id) ??
-            defaultAudienceById(db, storeId, id) ??
-            [],
-        );
-        break;
-    }
-  }
+  const lookups = recordLookups(db, storeId);
+  for (const [field, value] of Object.entries(changes))
+    testField(field)?.apply(test, value, lookups);
   return test;
 }
 
@@ -290,8 +176,4 @@ export function applyCampaignChanges(server: Campaign, changes: Record<string, u
     campaign.objective = typeof changes.objective === 'string' ? changes.objective : null;
   if ('goal' in changes) campaign.goal = typeof changes.goal === 'string' ? changes.goal : null;
   return campaign;
-}
-
-function ids(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }

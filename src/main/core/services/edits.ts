@@ -3,19 +3,13 @@
 // undo, resolve a conflict) and sends an edit at once when it may.
 import { randomUUID } from 'node:crypto';
 import type { CoreEvent, PendingEdit, Services } from '../../../shared/contract';
-import {
-  checkTestChange,
-  lockedFields,
-  testFieldValue,
-  TEST_EDIT_FIELDS,
-} from '../../../shared/domain/mutability';
+import { checkTestChange, lockedFields, testFieldValue } from '../../../shared/domain/mutability';
+import { isTestEditField, nameOfId, TEST_FIELDS } from '../../../shared/domain/test-fields';
 import type { UpdateTestField } from '../../../shared/api';
 import { problem } from '../../../shared/problem';
 import type { Db } from '../db';
 import {
-  audienceById,
   audiencesNamed,
-  campaignName,
   discardRecord,
   isUnsentCreate,
   outboxCounts,
@@ -25,12 +19,12 @@ import {
   readOnlyReason,
   recordCreate,
   recordEdit,
+  recordLookups,
   renameCreatedTag,
   resolveRecord,
   retryRecord,
   serverCampaign,
   serverTest,
-  tagById,
   tagsNamed,
   undoRow,
   type OutboxKind,
@@ -102,7 +96,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
     };
   }
 
-  /** The cached names of the tags, audiences and campaign a record's changes name, base and theirs too. */
+  /** The cached names of the records (tags, audiences, campaign) a record's changes name, base and theirs too. */
   function namesOf(record: PendingRecord): Record<string, string> {
     const names: Record<string, string> = {};
     const held = record.conflict?.fields ?? {};
@@ -112,17 +106,13 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       );
     const idsIn = (field: string) =>
       values(field).filter((v): v is string => typeof v === 'string' && v !== '');
-    for (const id of idsIn('tagIds')) {
-      const name = tagById(db, record.storeId, id)?.name;
-      if (name !== undefined) names[id] = name;
-    }
-    for (const id of idsIn('customAudienceIds')) {
-      const name = audienceById(db, record.storeId, id)?.name;
-      if (name !== undefined) names[id] = name;
-    }
-    for (const id of idsIn('campaignId')) {
-      const name = campaignName(db, record.storeId, id);
-      if (name !== null) names[id] = name;
+    const lookups = recordLookups(db, record.storeId);
+    for (const field of TEST_FIELDS) {
+      if (field.names === undefined) continue;
+      for (const id of idsIn(field.name)) {
+        const name = nameOfId(field.names, id, lookups);
+        if (name !== null) names[id] = name;
+      }
     }
     return names;
   }
@@ -182,7 +172,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       );
       if (fields.length === 0)
         throw problem('validation', 400, 'Nothing to change', 'The edit changes no field.');
-      const unknown = fields.filter((f) => !(TEST_EDIT_FIELDS as readonly string[]).includes(f));
+      const unknown = fields.filter((f) => !isTestEditField(f));
       if (unknown.length > 0)
         throw problem(
           'validation',
@@ -207,7 +197,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
           'validation',
           422,
           'Field is locked',
-          locked.map((l) => `'${l.field}' is ${l.reason} (status: ${server.status})`).join('; '),
+          locked.map((l) => l.message).join('; '),
         );
       }
       recordEdit(

@@ -1,7 +1,13 @@
 // `edit`: queues a test's edit in the outbox from the command line, through the same core.services.edits
 // the window uses (same checks, same refusals in the same words); the next `sync` sends it.
 import { TestChanges, type PendingEdit } from '../../../shared/contract';
-import { TEST_EDIT_FIELDS, type TestEditField } from '../../../shared/domain/mutability';
+import {
+  isTestEditField,
+  TEST_EDIT_FIELDS,
+  testField,
+  type FieldInput,
+  type TestEditField,
+} from '../../../shared/domain/test-fields';
 import { problem } from '../../../shared/problem';
 import { summarizeIssues } from '../../../shared/validation';
 import type { Core } from '../../core';
@@ -10,28 +16,19 @@ import type { Io } from './commands';
 /** How a FIELD=VALUE's text becomes the PATCH body's value; `null` clears any field. */
 type ValueKind = 'text' | 'integer' | 'boolean' | 'time' | 'ids';
 
-const FIELD_KINDS = {
-  title: 'text',
-  hypothesisDescription: 'text',
-  controlTitle: 'text',
-  variantTitle: 'text',
-  priority: 'text',
-  surfaceArea: 'text',
-  impact: 'integer',
-  effort: 'integer',
-  tagIds: 'ids',
-  implemented: 'boolean',
-  goal: 'text',
-  device: 'text',
-  visitorOption: 'text',
-  controlTraffic: 'integer',
-  defaultAudiences: 'ids',
-  customAudienceIds: 'ids',
-  campaignId: 'text',
-  automaticallyStartAt: 'time',
-  automaticallyEndAt: 'time',
-  endWhenSignificant: 'boolean',
-} as const satisfies Record<TestEditField, ValueKind>;
+/** A field's value kind, by the way the form edits it (its description in test-fields.ts). */
+const VALUE_KIND: Record<FieldInput, ValueKind> = {
+  text: 'text',
+  'long-text': 'text',
+  campaign: 'text',
+  integer: 'integer',
+  checkbox: 'boolean',
+  'yes-no-unset': 'boolean',
+  'date-time': 'time',
+  tags: 'ids',
+  'custom-audiences': 'ids',
+  'default-audiences': 'ids',
+};
 
 export type EditArgs = {
   store?: string;
@@ -41,14 +38,10 @@ export type EditArgs = {
   'remove-tag'?: readonly string[];
 };
 
-function isField(name: string): name is TestEditField {
-  return (TEST_EDIT_FIELDS as readonly string[]).includes(name);
-}
-
 /** One value by its field's type, or the reason it is not one. */
 function parseValue(field: TestEditField, text: string): { value: unknown } | { error: string } {
   if (text === 'null') return { value: null };
-  const kind: ValueKind = FIELD_KINDS[field];
+  const kind: ValueKind = VALUE_KIND[testField(field).input];
   switch (kind) {
     case 'text':
       return { value: text };
@@ -85,7 +78,7 @@ export function parseSets(
     const at = set.indexOf('=');
     if (at <= 0) return { error: `--set takes FIELD=VALUE, not "${set}".` };
     const field = set.slice(0, at).trim();
-    if (!isField(field))
+    if (!isTestEditField(field))
       return { error: `Unknown field: ${field}. Fields: ${TEST_EDIT_FIELDS.join(', ')}.` };
     if (field in changes) return { error: `${field} is set twice.` };
     const parsed = parseValue(field, set.slice(at + 1));

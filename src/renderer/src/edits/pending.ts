@@ -1,30 +1,13 @@
 // Words for pending edits: a field's label, a value as text, and what a record's state means to the user.
 import type { EditState, PendingEdit } from '../../../shared/contract';
+import { TEST_FIELDS } from '../../../shared/domain/test-fields';
 
-export const FIELD_LABELS: Record<string, string> = {
-  title: 'Title',
-  hypothesisDescription: 'Hypothesis',
-  controlTitle: 'Control title',
-  variantTitle: 'Variant title',
-  priority: 'Priority',
-  surfaceArea: 'Surface area',
-  impact: 'Impact',
-  effort: 'Effort',
-  tagIds: 'Tags',
-  implemented: 'Implemented',
-  goal: 'Goal',
-  device: 'Device',
-  visitorOption: 'Visitors',
-  controlTraffic: 'Control traffic',
-  defaultAudiences: 'Built-in audiences',
-  customAudienceIds: 'Custom audiences',
-  campaignId: 'Campaign',
-  automaticallyStartAt: 'Starts automatically',
-  automaticallyEndAt: 'Ends automatically',
-  endWhenSignificant: 'End when significant',
+/** Labels of the fields of every kind of record: a test's from their descriptions, then a campaign's and an audience's. */
+const FIELD_LABELS: Readonly<Record<string, string>> = {
   name: 'Name',
   objective: 'Objective',
   rules: 'Rules',
+  ...Object.fromEntries(TEST_FIELDS.map((field) => [field.name, field.label])),
 };
 
 export function fieldLabel(field: string): string {

@@ -62,9 +62,7 @@ export async function sendTest(ctx: SendContext, record: PendingRecord): Promise
   ctx.tx(() => saveServerCopy(db, storeId, 'test', record.recordId, theirs));
   const locked = lockedFields(Object.keys(body) as (keyof UpdateTestBody)[], theirs.status);
   if (locked.length > 0) {
-    const detail = locked
-      .map((l) => `'${l.field}' is ${l.reason} (status: ${theirs.status})`)
-      .join('; ');
+    const detail = locked.map((l) => l.message).join('; ');
     failRecord(
       ctx,
       record,
