@@ -7,6 +7,7 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '../../src
 import { decideTest, DEFAULT_DECISION_SETTINGS } from '../../src/shared/domain/decisions';
 import { MIGRATIONS, migrate } from '../../src/main/core/db/migrations';
 import { openDatabase, refreshDecisionsStep, storeBasis } from '../../src/main/core/db';
+import { FACTS_VERSION } from '../../src/main/core/db/decision-facts';
 import { REFRESH_STEP_ROWS } from '../../src/main/core/decisions/refresh';
 import type { Core } from '../../src/main/core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
@@ -18,14 +19,20 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
-/** What version 13 of the cache was: migration 14 undone. */
-const UNDO_14 = `
+/** What version 14 of the cache was: migration 15 undone (the calls' facts, filled in as calls are made). */
+const UNDO_15 = `
+DROP TABLE results_facts;
+PRAGMA user_version = 14;
+`;
+
+/** What version 13 of the cache was: migrations 15 and 14 undone. */
+const UNDO_14 = `${UNDO_15}
 ALTER TABLE tests DROP COLUMN decision_basis;
 ALTER TABLE tests DROP COLUMN decision_date;
 PRAGMA user_version = 13;
 `;
 
-/** What version 12 of the cache was: migrations 14 and 13 undone, their data with them. */
+/** What version 12 of the cache was: migrations 15, 14 and 13 undone, their data with them. */
 const UNDO_13 = `${UNDO_14}
 DROP INDEX tests_by_goal_lift;
 DROP INDEX tests_by_goal_p_win;
@@ -93,6 +100,31 @@ beforeAll(async () => {
 afterAll(async () => {
   await served?.close().catch(() => undefined);
   data.remove();
+});
+
+describe('migration 15', { timeout: 60_000 }, () => {
+  it('brings a cache of version 14 up; the next calls made again come from the results and keep their facts', async () => {
+    const old = new Database(cacheFile);
+    old.exec(UNDO_15);
+    old.exec(`UPDATE tests SET decision_key = '0:older'`);
+    old.close();
+    const core = await startCore(data.path, { clock: () => simulator.now() });
+    try {
+      await nextEvent(core, 'decisions.changed', (payload) => payload.storeId === null);
+      const decided = await expectEveryCall(core);
+      const kept = readCache((db) =>
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM results_facts f
+             JOIN results r ON r.store_id = f.store_id AND r.test_id = f.test_id WHERE f.version = ?`,
+          )
+          .get(FACTS_VERSION),
+      );
+      expect(kept).toEqual({ n: decided });
+    } finally {
+      await core.close();
+    }
+  });
 });
 
 describe('migration 14', { timeout: 60_000 }, () => {

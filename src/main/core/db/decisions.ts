@@ -12,13 +12,16 @@ import {
   DecisionCall,
   DecisionSettings,
   type DecisionSettingsPatch,
-  decideTest,
+  decideFrom,
+  decisionFacts,
   RATE_NAMES,
   sideFits,
+  type DecisionData,
   type DecisionInput,
   type SideFits,
 } from '../../../shared/domain/decisions';
 import { dailySeries } from '../../../shared/domain/statistics/daily';
+import { readFacts, writeFacts, type StoredFacts } from './decision-facts';
 import { schemaVersion } from './migrations';
 import { readSettingRow, writeSettingRow } from './settings';
 import { statement } from './statements';
@@ -47,13 +50,16 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Any of the settings, each optional (built once: a refresh step reads the settings every time). */
+const SettingsPatch = DecisionSettings.partial();
+
 /** The valid settings of a stored JSON object; a value this version cannot read (a newer one's, say) is left out. */
 function readPatch(text: string): DecisionSettingsPatch {
   const value = parseJson(text);
   if (typeof value !== 'object' || value === null) return {};
   const patch: DecisionSettingsPatch = {};
   for (const name of SETTING_NAMES) {
-    const parsed = DecisionSettings.partial().safeParse({
+    const parsed = SettingsPatch.safeParse({
       [name]: (value as Record<string, unknown>)[name],
     });
     if (parsed.success && parsed.data[name] !== undefined)
@@ -251,20 +257,23 @@ export function writeRateFits(db: Db, storeId: string, testId: string, results: 
 /**
  * Makes a test's call and writes it on its row (seq): null for a test that cannot have one (no
  * variant, or a record that no longer parses), stored with its key all the same so it is not made
- * again until the settings or the rules change.
+ * again until the settings or the rules change. Given the test's raw JSON (`testJson`, as results are
+ * written), the facts the call was made from are kept too (db/decision-facts.ts).
  */
 export function writeDecision(
   db: Db,
-  target: { seq: number; storeId: string; testId: string },
+  target: { seq: number; storeId: string; testId: string; testJson?: string },
   test: Test | null,
   results: TestResults,
   at: string,
   basis: DecisionBasis = storeBasis(db, target.storeId),
 ): Decision | null {
   const plan = readTestPlan(db, target.storeId, target.testId);
-  const decision =
-    test === null ? null : decideTest({ test, results, ...decisionInput(basis, plan) });
+  const data = test === null ? null : decisionFacts(test, results);
+  const decision = data === null ? null : decideFrom(data, decisionInput(basis, plan));
   storeDecision(db, target.seq, decision, decisionKey(basis, plan), at);
+  if (test !== null && target.testJson !== undefined)
+    writeFacts(db, target.storeId, target.testId, target.testJson, data);
   return decision;
 }
 
@@ -316,11 +325,12 @@ function planJoin(db: Db): { columns: string; join: string; key: string } {
   };
 }
 
-type StaleRow = {
+type StaleRow = StoredFacts & {
   seq: number;
   testId: string;
   testJson: string;
-  resultsPacked: Uint8Array;
+  /** 1 when the results lack their rate fits. */
+  noFits: number;
   plannedDays: number | null;
   setAt: string | null;
   dataThrough: string | null;
@@ -340,11 +350,12 @@ function staleRows(
 ): StaleRow[] {
   const plan = planJoin(db);
   const sql = `
-    SELECT t.seq, t.id AS testId, traw.raw_json AS testJson, rraw.raw_packed AS resultsPacked, ${plan.columns}
+    SELECT t.seq, t.id AS testId, traw.raw_json AS testJson, r.rate_fits IS NULL AS noFits,
+      f.version AS factsVersion, f.test_hash AS testHash, f.facts, f.days, ${plan.columns}
     FROM tests t
     JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
     JOIN tests_raw traw ON traw.seq = t.seq
-    JOIN results_raw rraw ON rraw.store_id = r.store_id AND rraw.test_id = r.test_id
+    LEFT JOIN results_facts f ON f.store_id = r.store_id AND f.test_id = r.test_id
     ${plan.join}
     WHERE t.store_id = ? AND t.seq > ?
       AND (t.decision_key IS NULL OR t.decision_key IS NOT (? || ${plan.key}) OR r.rate_fits IS NULL)
@@ -368,11 +379,40 @@ export type RefreshStep = {
   afterSeq: number | null;
 };
 
+const SELECT_RESULTS_PACKED = `SELECT raw_packed AS packed FROM results_raw WHERE store_id = ? AND test_id = ?`;
+
+/**
+ * The facts a stale row's call is made from: those kept beside its results when they still match, else
+ * made from the results (unpacked and validated) and kept, with the rate fits, for the next time. Null
+ * for a test that can have no call, or whose records no longer parse.
+ */
+function factsOfRow(db: Db, storeId: string, row: StaleRow): DecisionData | null {
+  const kept = row.noFits ? undefined : readFacts(row, row.testJson);
+  if (kept !== undefined) return kept;
+  const packed = statement<{ packed: Uint8Array }>(db, SELECT_RESULTS_PACKED).get(
+    storeId,
+    row.testId,
+  );
+  const results = packed ? parsed<TestResults>(TestResults, unpackJson(packed.packed)) : null;
+  const test = parsed<Test>(Test, row.testJson);
+  statement(db, SET_RATE_FITS).run(
+    JSON.stringify(results === null ? { control: {}, variant: {} } : rateFitsOf(results)),
+    storeId,
+    row.testId,
+  );
+  if (results === null || test === null) return null;
+  const data = decisionFacts(test, results);
+  writeFacts(db, storeId, row.testId, row.testJson, data);
+  return data;
+}
+
 /**
  * Makes the missing or stale calls (and rate fits) of one store after `afterSeq`, in one immediate
  * transaction, until `limit` rows or `deadline` (a clock reading): one step of the refresh, short enough
- * not to hold up the thread that answers the window. A call the engine fails on is logged and stored
- * empty with its key, so one bad record is not tried at every step.
+ * not to hold up the thread that answers the window. The call is made from the facts kept beside the
+ * results (db/decision-facts.ts), from the results themselves when there are none that match. A call
+ * the engine fails on is logged and stored empty with its key, so one bad record is not tried at every
+ * step.
  */
 export function refreshDecisionsStep(
   db: Db,
@@ -392,8 +432,6 @@ export function refreshDecisionsStep(
       let decided = 0;
       let last = input.afterSeq;
       for (const row of rows) {
-        const results = parsed<TestResults>(TestResults, unpackJson(row.resultsPacked));
-        const test = parsed<Test>(Test, row.testJson);
         const plan: TestPlan | null =
           row.setAt === null
             ? null
@@ -404,19 +442,13 @@ export function refreshDecisionsStep(
                 previousDays: row.previousDays,
               };
         let decision: Decision | null = null;
-        if (results !== null && test !== null) {
-          try {
-            decision = decideTest({ test, results, ...decisionInput(basis, plan) });
-          } catch (error) {
-            console.error(`[splitbook] no decision for test ${row.testId}:`, error);
-          }
+        try {
+          const data = factsOfRow(db, input.storeId, row);
+          if (data !== null) decision = decideFrom(data, decisionInput(basis, plan));
+        } catch (error) {
+          console.error(`[splitbook] no decision for test ${row.testId}:`, error);
         }
         storeDecision(db, row.seq, decision, decisionKey(basis, plan), input.at);
-        statement(db, SET_RATE_FITS).run(
-          JSON.stringify(results === null ? { control: {}, variant: {} } : rateFitsOf(results)),
-          input.storeId,
-          row.testId,
-        );
         decided += 1;
         last = row.seq;
         if (input.now() >= input.deadline) break;

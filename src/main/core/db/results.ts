@@ -87,7 +87,8 @@ function writeDerived(
   const test = row ? parseTest(row.rawJson) : null;
   const stored = test ? alertsOfTest(test, results, at) : null;
   statement(db, SET_ALERTS).run(stored?.alerts ?? null, stored?.count ?? null, storeId, testId);
-  if (row) writeDecision(db, { seq: row.seq, storeId, testId }, test, results, at);
+  if (row)
+    writeDecision(db, { seq: row.seq, storeId, testId, testJson: row.rawJson }, test, results, at);
   writeRateFits(db, storeId, testId, results);
 }
 

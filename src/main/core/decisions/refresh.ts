@@ -4,7 +4,7 @@
 import type { CoreEvent } from '../../../shared/contract';
 import { listStoreRows, refreshDecisionsStep, type Db } from '../db';
 
-/** Rows and milliseconds per step: about 2 ms a call, so a step stays well under a frame or two. */
+/** Rows and milliseconds per step: under a millisecond a call from its facts, so a step stays well under a frame or two. */
 export const REFRESH_STEP_ROWS = 50;
 export const REFRESH_STEP_MS = 25;
 

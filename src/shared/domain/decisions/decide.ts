@@ -43,6 +43,7 @@ import {
   CALL_WORDS,
   type Decision,
   type DecisionCall,
+  type DecisionFacts,
   type DecisionLook,
   type DecisionMethod,
   type DecisionPlan,
@@ -71,9 +72,10 @@ export const RECENT_DAYS = 7;
 /** The two-sided 95% normal quantile. */
 const Z95 = 1.959963984540054;
 
-export type DecisionInput = {
-  test: Test;
-  results: TestResults;
+export type DecisionInput = { test: Test; results: TestResults } & DecisionChoice;
+
+/** What a call is made with besides the data: the settings, and where the plan came from. */
+export type DecisionChoice = {
   settings: DecisionSettings;
   /** Where settings.plannedDays came from when the test has no automaticallyEndAt. */
   planSource?: Exclude<PlanSource, 'automatically-end-at'>;
@@ -83,6 +85,9 @@ export type DecisionInput = {
    */
   planChange?: { date: string; previousDays: number } | null;
 };
+
+/** A completed day of the looks: each side's counts that day. */
+export type DecisionDay = { dayNumber: number; control: SideSums; variant: SideSums };
 
 type Look = {
   day: number;
@@ -127,7 +132,7 @@ function goalMetricOf(test: Test): GoalMetric | null {
   return metricOfGoal(test.goal)?.rate ?? null;
 }
 
-function estimateOf(metric: GoalMetric, control: SideSums, variant: SideSums, days: readonly Day[], usedDays: number): Estimate | null {
+function estimateOf(metric: GoalMetric, control: SideSums, variant: SideSums, days: readonly DecisionDay[], usedDays: number): Estimate | null {
   if (metric === 'rpv' || metric === 'aov') return revenueEstimateOf(days, control, variant, metric, usedDays);
   return rateEstimate(control, variant, metric);
 }
@@ -172,8 +177,8 @@ function approximateFigures(
 }
 
 /** The planned length: automaticallyEndAt when it lies after the start, else the setting. */
-function planOf(test: Test, startDay: number, settings: DecisionSettings, source: DecisionInput['planSource']): { days: number; source: PlanSource } {
-  const end = test.automaticallyEndAt === null ? Number.NaN : Date.parse(test.automaticallyEndAt);
+function planOf(automaticallyEndAt: string | null, startDay: number, settings: DecisionSettings, source: DecisionInput['planSource']): { days: number; source: PlanSource } {
+  const end = automaticallyEndAt === null ? Number.NaN : Date.parse(automaticallyEndAt);
   if (Number.isFinite(end)) {
     const planned = Math.ceil((end - startDay * DAY_MS) / DAY_MS);
     if (planned >= 1) return { days: planned, source: 'automatically-end-at' };
@@ -240,32 +245,29 @@ function chanceAt(look: Look, metric: GoalMetric): number {
 
 /**
  * The call on a launched test with results, or null for a test that cannot have one (not launched,
- * or no variant). Pure and deterministic.
+ * or no variant). Pure and deterministic: the call decideFrom makes from the test's facts.
  */
 export function decideTest(input: DecisionInput): Decision | null {
-  const { test, results, settings } = input;
+  const facts = decisionFacts(input.test, input.results);
+  return facts === null ? null : decideFrom(facts, input);
+}
+
+/** A test's facts with the completed days' counts they are kept beside. */
+export type DecisionData = { facts: DecisionFacts; days: DecisionDay[] };
+
+/**
+ * What a call is made from that no setting changes (the goal, its figures, the data checks, the
+ * completed days), or null for a test that cannot have a call (no variant).
+ */
+export function decisionFacts(test: Test, results: TestResults): DecisionData | null {
   if (test.variant === null) return null;
-  const alpha = 1 - settings.credibility;
   const metric = goalMetricOf(test);
-  const base = { settings, version: DECISION_RULES_VERSION };
+  const known = { goal: test.goal, metric, status: test.status, automaticallyEndAt: test.automaticallyEndAt };
   if (metric === null) {
-    return {
-      ...base,
-      call: 'cannot_conclude',
-      words: CALL_WORDS.cannot_conclude,
-      reason: `Splitbook cannot read the goal "${test.goal}" as one of its metrics, so it makes no call; the store's own figures are on the Results tab.`,
-      daysToDecision: null,
-      decisionDate: null,
-      method: 'none',
-      basis: `Goal "${test.goal}" not known to Splitbook.`,
-      guards: [],
-      look: null,
-      plan: null,
-      goal: null,
-    };
+    const facts = { ...known, startDay: null, goalFigures: null, dataGuards: [], srmMismatch: false, impossible: [], dailyAlerts: false };
+    return { facts, days: [] };
   }
   const goal = goalFigures(test, results);
-  const events = eventsName(metric);
   const { days: allDays, skippedKeys } = dailySeries(results.daily);
   const startDay = dayNumberOfTimestamp(test.startAt) ?? allDays[0]?.dayNumber ?? null;
   // The last day of an active test is still in progress: it is not a look yet.
@@ -300,8 +302,47 @@ export function decideTest(input: DecisionInput): Decision | null {
     ok: dailyAlerts.length === 0,
     text: dailyAlerts.length === 0 ? 'daily figures add up to the totals' : dailyAlerts.map((a) => a.message).join(' '),
   });
+  const facts = {
+    ...known,
+    startDay,
+    goalFigures: goal,
+    dataGuards: guards,
+    srmMismatch: srm.mismatch,
+    impossible,
+    dailyAlerts: dailyAlerts.length > 0,
+  };
+  return { facts, days: days.map((day) => ({ dayNumber: day.dayNumber, control: sumsOf(day.control), variant: sumsOf(day.variant) })) };
+}
 
-  const plan = startDay === null ? null : planOf(test, startDay, settings, input.planSource);
+/** The call from a test's facts with the settings and plan given: decideTest's steps 1 to 6. */
+export function decideFrom(data: DecisionData, input: DecisionChoice): Decision {
+  const { facts, days } = data;
+  const { settings } = input;
+  const alpha = 1 - settings.credibility;
+  const { metric, startDay } = facts;
+  const base = { settings, version: DECISION_RULES_VERSION };
+  if (metric === null) {
+    return {
+      ...base,
+      call: 'cannot_conclude',
+      words: CALL_WORDS.cannot_conclude,
+      reason: `Splitbook cannot read the goal "${facts.goal}" as one of its metrics, so it makes no call; the store's own figures are on the Results tab.`,
+      daysToDecision: null,
+      decisionDate: null,
+      method: 'none',
+      basis: `Goal "${facts.goal}" not known to Splitbook.`,
+      guards: [],
+      look: null,
+      plan: null,
+      goal: null,
+    };
+  }
+  const goal = facts.goalFigures;
+  const events = eventsName(metric);
+  const guards: Guard[] = [...facts.dataGuards];
+  const impossible = facts.impossible;
+
+  const plan = startDay === null ? null : planOf(facts.automaticallyEndAt, startDay, settings, input.planSource);
   const plannedDays = plan?.days ?? settings.plannedDays;
   const firstLookDay = settings.minRuntimeDays;
   const finalBoundary = finalBoundaryFor(plannedDays, firstLookDay, alpha);
@@ -311,11 +352,11 @@ export function decideTest(input: DecisionInput): Decision | null {
     `credibility ${plainPercent(settings.credibility)}, effect ±${plainPercent(settings.minEffect)}, ` +
     `≥${dayCount(settings.minRuntimeDays)}, ≥${count(settings.minConversions)} ${events} a side`;
 
-  if (impossible.length > 0 || srm.mismatch || dailyAlerts.length > 0) {
+  if (impossible.length > 0 || facts.srmMismatch || facts.dailyAlerts) {
     const reasons = [
-      ...(srm.mismatch ? [`visitors did not split as configured (${guards[0]?.text ?? ''})`] : []),
+      ...(facts.srmMismatch ? [`visitors did not split as configured (${guards[0]?.text ?? ''})`] : []),
       ...(impossible.length > 0 ? [`counts that cannot be true: ${impossible.join('; ')}`] : []),
-      ...(dailyAlerts.length > 0 ? ['the daily figures do not add up to the totals'] : []),
+      ...(facts.dailyAlerts ? ['the daily figures do not add up to the totals'] : []),
     ];
     return {
       ...base,
@@ -338,7 +379,7 @@ export function decideTest(input: DecisionInput): Decision | null {
   let control = EMPTY_SUMS;
   let variant = EMPTY_SUMS;
   let usedDays = 0;
-  const seen: Day[] = [];
+  const seen: DecisionDay[] = [];
   let lastLook: Look | null = null;
   let crossing: Look | null = null;
   let lastFiniteBoundary = Infinity;
@@ -350,7 +391,7 @@ export function decideTest(input: DecisionInput): Decision | null {
     seen.push(day);
     control = addSide(control, day.control);
     variant = addSide(variant, day.variant);
-    const denominator = (side: Day['control']): number => (metric === 'aov' ? side.orders : side.visitors);
+    const denominator = (side: SideSums): number => (metric === 'aov' ? side.orders : side.visitors);
     if (denominator(day.control) > 0 && denominator(day.variant) > 0) usedDays += 1;
     const dayIndex = startDay === null ? k + 1 : Math.max(1, day.dayNumber - startDay + 1);
     lastDay = dayIndex;
@@ -466,7 +507,7 @@ export function decideTest(input: DecisionInput): Decision | null {
     }
   }
 
-  const over = isEnded(test.status) || (test.status !== 'active' && test.status !== 'paused' && test.status !== 'suspended');
+  const over = isEnded(facts.status) || (facts.status !== 'active' && facts.status !== 'paused' && facts.status !== 'suspended');
   const pastPlan = lastDay >= plannedDays;
 
   // 5. An ended test that stopped before its plan: one always-valid check on the budget left.
@@ -587,7 +628,7 @@ function capitalise(text: string): string {
 }
 
 /** Mean visitors a day (both sides) over the last RECENT_DAYS days seen. */
-function recentDailyVisitors(seen: readonly Day[]): number {
+function recentDailyVisitors(seen: readonly DecisionDay[]): number {
   const recent = seen.slice(-RECENT_DAYS);
   if (recent.length === 0) return 0;
   return recent.reduce((sum, day) => sum + day.control.visitors + day.variant.visitors, 0) / recent.length;
@@ -601,7 +642,7 @@ function recentDailyVisitors(seen: readonly Day[]): number {
 function neededDaysFor(
   look: Look | null,
   neededInfo: number,
-  seen: readonly Day[],
+  seen: readonly DecisionDay[],
   lastDay: number,
   metric: GoalMetric,
   control: SideSums,
@@ -653,7 +694,7 @@ function planDetails(plan: { days: number; source: PlanSource }, startDay: numbe
 type ProjectionInput = {
   walk: SequentialBoundaries;
   metric: GoalMetric;
-  seen: readonly Day[];
+  seen: readonly DecisionDay[];
   control: SideSums;
   variant: SideSums;
   estimate: Estimate | null;
@@ -675,7 +716,7 @@ function project(input: ProjectionInput): Projection | null {
   const { metric, seen, estimate, lastDay, plannedDays, settings, alpha, neededInfo, horizon } = input;
   const recent = seen.slice(-RECENT_DAYS);
   if (recent.length === 0 || estimate === null) return null;
-  const perDay = (pick: (day: Day) => number) => recent.reduce((sum, day) => sum + pick(day), 0) / recent.length;
+  const perDay = (pick: (day: DecisionDay) => number) => recent.reduce((sum, day) => sum + pick(day), 0) / recent.length;
   const visitorsA = perDay((d) => d.control.visitors);
   const visitorsB = perDay((d) => d.variant.visitors);
   if (!(visitorsA + visitorsB > 0)) return null;

@@ -47,7 +47,7 @@ export function addSide(sums: SideSums, side: SideSums): SideSums {
   };
 }
 
-export function sumsOf(side: SideStatistics): SideSums {
+export function sumsOf(side: SideSums): SideSums {
   return addSide(EMPTY_SUMS, side);
 }
 
@@ -138,7 +138,7 @@ export function revenueEstimate(days: readonly Day[], metric: 'rpv' | 'aov'): Es
 
 /** As revenueEstimate, with the sums of `days` already known (the decision keeps them running). */
 export function revenueEstimateOf(
-  days: readonly Day[],
+  days: readonly { control: SideSums; variant: SideSums }[],
   control: SideSums,
   variant: SideSums,
   metric: 'rpv' | 'aov',
@@ -149,7 +149,7 @@ export function revenueEstimateOf(
   const rhoA = valueOf(control, metric);
   const rhoB = valueOf(variant, metric);
   if (rhoA === null || rhoB === null || !(rhoA > 0 && rhoB > 0)) return null;
-  const denominator = (side: SideStatistics): number => (metric === 'rpv' ? side.visitors : side.orders);
+  const denominator = (side: SideSums): number => (metric === 'rpv' ? side.visitors : side.orders);
   let sumSquares = 0;
   for (const day of days) {
     if (!(denominator(day.control) > 0 && denominator(day.variant) > 0)) continue;

@@ -1,9 +1,18 @@
 // Decisions: one call per test on its goal (decide.ts), the error budget behind it (sequential.ts),
 // the rate readings learnt per store (rate-readings.ts), and the planner for tests not launched yet.
 export * from './schemas';
-export { decideTest, goalFigures, finalBoundaryFor, DECISION_RULES_VERSION, TARGET_POWER, RECENT_DAYS } from './decide';
-export type { DecisionInput } from './decide';
-export { REVENUE_DECISION_MODEL, type GoalMetric } from './estimates';
+export {
+  decideTest,
+  decisionFacts,
+  decideFrom,
+  goalFigures,
+  finalBoundaryFor,
+  DECISION_RULES_VERSION,
+  TARGET_POWER,
+  RECENT_DAYS,
+} from './decide';
+export type { DecisionInput, DecisionChoice, DecisionData, DecisionDay } from './decide';
+export { REVENUE_DECISION_MODEL, type GoalMetric, type SideSums } from './estimates';
 export { plannerEstimate, plannedDaysNeeded, type PlannerInput } from './planner';
 export * from './rate-readings';
 export {

@@ -1,6 +1,7 @@
 // zod schemas of decisions: the settings a call is made with, and the call itself with every figure
 // it used. The single source of their types, ready for the bridge, the cache and the reports.
 import { z } from 'zod';
+import { TestStatus } from '../../api';
 import { GoalRate } from '../statistics/schemas';
 
 /** The stable values of a call, as the CSV's `decision` column and the CLI's --json print them. */
@@ -106,6 +107,30 @@ export const GoalFigures = z.object({
   approximate: z.boolean(),
 });
 export type GoalFigures = z.infer<typeof GoalFigures>;
+
+/**
+ * What a test's call is made from that no setting changes (decide.ts `decisionFacts`): the goal, its
+ * figures and the data checks, worked out once when the results are written and kept in the cache, so
+ * a settings change makes every call again from these alone. The completed days' counts go with them,
+ * packed beside this JSON (db/decision-facts.ts).
+ */
+export const DecisionFacts = z.object({
+  /** The test's goal as sent; `metric` is null for a goal Splitbook does not know. */
+  goal: z.string(),
+  metric: GoalRate.nullable(),
+  status: TestStatus,
+  automaticallyEndAt: z.string().nullable(),
+  /** Day number (days since 1970-01-01) of the start, or of the first day of data. */
+  startDay: z.number().nullable(),
+  goalFigures: GoalFigures.nullable(),
+  /** The sample-ratio, counts and daily-totals guards, in that order. */
+  dataGuards: z.array(Guard),
+  srmMismatch: z.boolean(),
+  /** The counts that cannot be true, in words. */
+  impossible: z.array(z.string()),
+  dailyAlerts: z.boolean(),
+});
+export type DecisionFacts = z.infer<typeof DecisionFacts>;
 
 export const DecisionMethod = z.enum(['group-sequential', 'always-valid', 'none']);
 export type DecisionMethod = z.infer<typeof DecisionMethod>;

@@ -17,6 +17,7 @@ import { migration011 } from './011-facet-counts';
 import { migration012 } from './012-slim-sort-indexes';
 import { migration013 } from './013-decisions';
 import { migration014 } from './014-decision-basis';
+import { migration015 } from './015-decision-facts';
 
 export type { Migration } from './migration';
 
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */

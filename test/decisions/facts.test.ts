@@ -1,0 +1,338 @@
+// The facts kept beside each result (cache migration 15): a settings change makes every call again from
+// them, and each call equals, figure for figure, the one made from the test and its results, on random
+// simulated tests (revenue goals, unknown goals, no variant, SRM, daily figures that do not add up,
+// ended tests, plans and plan changes); facts whose test, results or version changed are never used.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSimulator } from '../../src/simulator';
+import type { Test, TestResults } from '../../src/shared/api';
+import {
+  decideTest,
+  decisionFacts,
+  decideFrom,
+  DEFAULT_DECISION_SETTINGS,
+  type DecisionSettings,
+} from '../../src/shared/domain/decisions';
+import {
+  decisionInput,
+  insertStore,
+  lastDataDate,
+  openDatabase,
+  readGlobalDecisionSettings,
+  readTestPlan,
+  refreshDecisionsStep,
+  storeBasis,
+  upsertResults,
+  upsertTests,
+  writeGlobalDecisionSettings,
+  writeStoreOverrides,
+  writeTestPlan,
+  type Db,
+} from '../../src/main/core/db';
+import { FACTS_VERSION, packDays, unpackDays } from '../../src/main/core/db/decision-facts';
+import { tempDir } from '../db/fixtures';
+import { asStored } from './support';
+
+const STORE = 's1';
+const AT = '2026-03-01T12:00:00.000Z';
+const GOALS = [
+  'conversion-rate',
+  'revenue-per-visitor',
+  'average-order-value',
+  'add-to-cart-rate',
+  'click-through-rate',
+  'not-a-goal',
+];
+
+type Case = { test: Test; results: TestResults; plan: 'none' | 'own' | 'changed' };
+
+/** Simulated tests with results, each bent one way (chosen by a fixed hash of its position). */
+function cases(seed: number, count: number): Case[] {
+  const sim = createSimulator({
+    seed,
+    now: () => Date.parse(AT),
+    stores: [{ name: 'Shop' }],
+    testsPerStore: count,
+  });
+  const out: Case[] = [];
+  for (const [n, test] of sim.snapshot('Shop').tests.entries()) {
+    const results = sim.results('Shop', test.id);
+    if (!results) continue;
+    const r = Math.imul(n + 1, 2654435761) >>> 0;
+    let bent: Case = {
+      test,
+      results,
+      plan: (['none', 'own', 'changed'] as const)[(r >>> 12) % 3] ?? 'none',
+    };
+    switch ((r >>> 4) % 8) {
+      case 1:
+        bent = {
+          ...bent,
+          test: { ...test, goal: GOALS[(r >>> 8) % GOALS.length] ?? 'conversion-rate' },
+        };
+        break;
+      case 2:
+        bent = { ...bent, test: { ...test, status: 'ended' } };
+        break;
+      case 3: // a sample-ratio mismatch
+        bent = {
+          ...bent,
+          results: {
+            ...results,
+            variant: { ...results.variant, visitors: Math.round(results.variant.visitors * 1.3) },
+          },
+        };
+        break;
+      case 4: {
+        // daily figures that no longer add up to the totals
+        const daily = { ...results.daily };
+        delete daily[Object.keys(daily)[1] ?? ''];
+        bent = { ...bent, results: { ...results, daily } };
+        break;
+      }
+      case 5:
+        bent = {
+          ...bent,
+          test: {
+            ...test,
+            goal: r % 2 === 0 ? 'revenue-per-visitor' : 'average-order-value',
+            status: r % 3 === 0 ? 'ended' : test.status,
+          },
+        };
+        break;
+      case 6:
+        bent = { ...bent, test: { ...test, variant: null } };
+        break;
+    }
+    out.push(bent);
+  }
+  return out;
+}
+
+function openCache(): Db {
+  const dir = tempDir();
+  const db = openDatabase(join(dir, 'cache.db'), { userDataFile: join(dir, 'user.db') });
+  insertStore(db, {
+    id: STORE,
+    name: 'Shop',
+    baseUrl: 'https://shop.example.com',
+    kind: 'api',
+    keyStorage: 'none',
+    createdAt: AT,
+  });
+  return db;
+}
+
+/** Writes the tests and their results as a sync does, and each test's plan. */
+function write(db: Db, all: readonly Case[]): void {
+  upsertTests(db, { storeId: STORE, tests: all.map((c) => c.test), runId: 'r1', syncedAt: AT });
+  for (const c of all) {
+    upsertResults(db, {
+      storeId: STORE,
+      testId: c.test.id,
+      results: c.results,
+      fetchedAt: AT,
+      testUpdatedAt: c.test.updatedAt,
+      testStatus: c.test.status,
+    });
+    const through = lastDataDate(c.results);
+    if (c.plan === 'own') {
+      writeTestPlan(db, STORE, c.test.id, {
+        plannedDays: 21,
+        setAt: AT,
+        dataThrough: null,
+        previousDays: null,
+      });
+    } else if (c.plan === 'changed' && through !== null) {
+      const middle = Object.keys(c.results.daily).sort()[
+        Math.floor(Object.keys(c.results.daily).length / 2)
+      ];
+      writeTestPlan(db, STORE, c.test.id, {
+        plannedDays: 35,
+        setAt: AT,
+        dataThrough: middle ?? through,
+        previousDays: 21,
+      });
+    }
+  }
+}
+
+/** Every stale call of the store made again; returns how many. */
+function refresh(db: Db): number {
+  let decided = 0;
+  let afterSeq: number | null = 0;
+  while (afterSeq !== null) {
+    const step = refreshDecisionsStep(db, {
+      storeId: STORE,
+      afterSeq,
+      limit: 50,
+      deadline: Infinity,
+      now: () => 0,
+      at: AT,
+    });
+    decided += step.decided;
+    afterSeq = step.afterSeq;
+  }
+  return decided;
+}
+
+/** Each test's kept call, by test id. */
+function keptCalls(db: Db): Map<string, string | null> {
+  const rows = db
+    .prepare<[], { id: string; json: string | null }>(
+      `SELECT t.id, d.decision_json AS json FROM tests t LEFT JOIN tests_decision d ON d.seq = t.seq`,
+    )
+    .all();
+  return new Map(rows.map((row) => [row.id, row.json]));
+}
+
+/** The call decideTest makes for each case with the settings and plan in effect now, as kept. */
+function expectedCalls(db: Db, all: readonly Case[]): Map<string, string | null> {
+  const basis = storeBasis(db, STORE);
+  return new Map(
+    all.map((c) => {
+      const input = decisionInput(basis, readTestPlan(db, STORE, c.test.id));
+      const decision = asStored(decideTest({ test: c.test, results: c.results, ...input }));
+      return [c.test.id, decision === null ? null : JSON.stringify(decision)];
+    }),
+  );
+}
+
+const factsRows = (db: Db) =>
+  db
+    .prepare<[string], { n: number }>(`SELECT count(*) AS n FROM results_facts WHERE version = ?`)
+    .get(FACTS_VERSION)?.n;
+
+const SETTINGS: Partial<DecisionSettings>[] = [
+  { credibility: 0.9 },
+  { minRuntimeDays: 3, minConversions: 20, minEffect: 0.02 },
+  { credibility: 0.99, plannedDays: 56, longestWaitDays: 30 },
+];
+
+describe('decision facts', { timeout: 120_000 }, () => {
+  it('pack and unpack the days bit for bit', () => {
+    const days = [
+      {
+        dayNumber: 20_000,
+        control: {
+          visitors: 1e6,
+          conversions: 0.1 + 0.2,
+          carts: -0,
+          clicks: Number.NaN,
+          orders: 3,
+          revenue: 1234.5678901234,
+        },
+        variant: {
+          visitors: 7,
+          conversions: Infinity,
+          carts: 5e-324,
+          clicks: 1,
+          orders: 0,
+          revenue: -1,
+        },
+      },
+    ];
+    const back = unpackDays(packDays(days));
+    expect(back).toEqual(days);
+    expect(Object.is(back?.[0]?.control.carts, -0)).toBe(true);
+    expect(unpackDays(new Uint8Array(13))).toBeNull();
+  });
+
+  it('a call from facts read back equals decideTest on many random tests, whatever the settings', () => {
+    const db = openCache();
+    try {
+      const all = [...cases(3, 120), ...cases(17, 120)];
+      write(db, all);
+      expect(factsRows(db)).toBe(all.length);
+      const global = readGlobalDecisionSettings(db);
+      let checked = 0;
+      for (const [i, change] of SETTINGS.entries()) {
+        writeGlobalDecisionSettings(db, { ...global, ...change }, AT);
+        if (i === 2) writeStoreOverrides(db, STORE, { plannedDays: 14 }, AT);
+        expect(refresh(db)).toBe(all.length);
+        expect(keptCalls(db)).toEqual(expectedCalls(db, all));
+        checked += all.length;
+      }
+      // The full path: without facts, the refresh makes the calls from the results and keeps facts again.
+      db.exec(`DELETE FROM results_facts; UPDATE tests SET decision_key = NULL`);
+      const fromFacts = keptCalls(db);
+      expect(refresh(db)).toBe(all.length);
+      expect(keptCalls(db)).toEqual(fromFacts);
+      expect(factsRows(db)).toBe(all.length);
+      expect(checked).toBeGreaterThan(400);
+      // Many kinds of call were among them, tests that can have none too.
+      const calls = new Set(
+        [...fromFacts.values()].map((json) =>
+          json === null ? 'none' : (JSON.parse(json) as { call: string }).call,
+        ),
+      );
+      for (const call of ['none', 'check_data', 'cannot_conclude', 'ship'])
+        expect(calls).toContain(call);
+      expect(calls.size).toBeGreaterThanOrEqual(5);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('decideFrom on decisionFacts is decideTest', () => {
+    for (const c of cases(29, 80)) {
+      const input = {
+        settings: DEFAULT_DECISION_SETTINGS,
+        planSource: 'setting' as const,
+        planChange: null,
+      };
+      const data = decisionFacts(c.test, c.results);
+      const fromFacts = data === null ? null : decideFrom(data, input);
+      expect(fromFacts).toEqual(decideTest({ test: c.test, results: c.results, ...input }));
+    }
+  });
+
+  it("facts made from another version of the test's record, of its results or of the rules are not used", () => {
+    const db = openCache();
+    try {
+      const all = cases(41, 60).filter(
+        (c) => c.test.variant !== null && c.test.status === 'active',
+      );
+      expect(all.length).toBeGreaterThan(5);
+      write(db, all);
+      // The test ends (its record changes, its results do not): its facts no longer match.
+      const [ended, rewritten, older] = all;
+      if (!ended || !rewritten || !older) throw new Error('too few cases');
+      const endedTest: Test = { ...ended.test, status: 'ended' };
+      upsertTests(db, { storeId: STORE, tests: [endedTest], runId: 'r2', syncedAt: AT });
+      // New results for another: its facts went with the old ones, and come back with the new.
+      const newResults: TestResults = {
+        ...rewritten.results,
+        variant: {
+          ...rewritten.results.variant,
+          visitors: Math.round(rewritten.results.variant.visitors * 1.5),
+        },
+      };
+      upsertResults(db, {
+        storeId: STORE,
+        testId: rewritten.test.id,
+        results: newResults,
+        fetchedAt: AT,
+        testUpdatedAt: rewritten.test.updatedAt,
+        testStatus: rewritten.test.status,
+      });
+      // A third's facts kept by another version, and wrong: they must not be read.
+      db.prepare(
+        `UPDATE results_facts SET version = '0.0', facts = json_set(facts, '$.status', 'ended') WHERE test_id = ?`,
+      ).run(older.test.id);
+      const now = all.map((c) =>
+        c === ended
+          ? { ...c, test: endedTest }
+          : c === rewritten
+            ? { ...c, results: newResults }
+            : c,
+      );
+      writeGlobalDecisionSettings(db, { ...readGlobalDecisionSettings(db), credibility: 0.9 }, AT);
+      expect(refresh(db)).toBe(all.length);
+      expect(keptCalls(db)).toEqual(expectedCalls(db, now));
+      expect(factsRows(db)).toBe(all.length);
+    } finally {
+      db.close();
+    }
+  });
+});
