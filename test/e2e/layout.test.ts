@@ -335,6 +335,17 @@ async function smallestWindow(page: Page, tag: string): Promise<string[]> {
   return findings;
 }
 
+/** Waits until the list shows the search's answer: rows, each holding `text` (not the list before it). */
+async function searchShown(page: Page, text: string): Promise<void> {
+  const rows = page.locator('[data-testid="test-grid"] .viewport [role="row"]');
+  await expect
+    .poll(async () => {
+      const all = await rows.count();
+      return all > 0 && all === (await rows.filter({ hasText: text }).count());
+    })
+    .toBe(true);
+}
+
 async function view(page: Page, label: string) {
   await page
     .getByRole('navigation', { name: 'Stores and views' })
@@ -368,6 +379,8 @@ describe('every view holds at every size, in both themes', { timeout: 240_000 },
           await page.locator('.store .main', { hasText: FOREIGN }).click();
           await page.getByTestId('list-partial').waitFor();
           await page.getByTestId('search').fill('Free shipping threshold');
+          // The search's list first: a row of the list before it may be replaced as it is clicked.
+          await searchShown(page, 'Free shipping threshold');
           await page
             .locator('[data-testid="test-grid"] .viewport [role="row"]', {
               hasText: 'Free shipping threshold',
@@ -528,6 +541,7 @@ describe('the results of another implementation, read honestly', { timeout: 120_
     try {
       await page.locator('.store .main', { hasText: FOREIGN }).click();
       await page.getByTestId('search').fill('Free shipping threshold');
+      await searchShown(page, 'Free shipping threshold');
       await page
         .locator('[data-testid="test-grid"] .viewport [role="row"]', {
           hasText: 'Free shipping threshold',

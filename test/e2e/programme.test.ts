@@ -288,9 +288,9 @@ describe('the Backlog view', { timeout: 120_000 }, () => {
         /not yet sent to the store/,
       );
       // The focus stays on the field edited, wherever its idea went.
-      expect(await page.evaluate(`document.activeElement?.getAttribute('data-testid')`)).toBe(
-        'cell-impact',
-      );
+      await expect
+        .poll(() => page.evaluate(`document.activeElement?.getAttribute('data-testid')`))
+        .toBe('cell-impact');
       await screenshotsAtEverySize(page, SHOTS, 'backlog-pending');
     } finally {
       await served.setOffline(false);
