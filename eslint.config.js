@@ -39,8 +39,14 @@ const LAYERS = {
     why: 'The simulator stands alone: it may import only src/shared, Node built-ins and zod, never the app',
   },
   core: {
-    may: ['core', ...SHARED, 'simulator', 'node-builtin', ...pkg('better-sqlite3', 'keytar', 'zod', 'exceljs', 'd3-scale', 'd3-shape')],
-    why: 'The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod, exceljs (the .xlsx writer) and d3-scale / d3-shape (the client report\'s SVG charts)',
+    may: [
+      'core',
+      ...SHARED,
+      'simulator',
+      'node-builtin',
+      ...pkg('better-sqlite3', 'keytar', 'zod', 'exceljs', 'd3-scale', 'd3-shape'),
+    ],
+    why: "The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod, exceljs (the .xlsx writer) and d3-scale / d3-shape (the client report's SVG charts)",
   },
   'hosts/common': {
     may: ['hosts/common', 'core', ...SHARED, 'node-builtin', ...pkg('zod')],
@@ -74,6 +80,13 @@ const LAYERS = {
 const LITERAL_ONLY = new Set(['shared', 'preload', 'renderer', 'simulator', 'core']);
 
 const ROOT = import.meta.dirname;
+// package.json's "imports": the aliases every layer uses instead of climbing folders (Node, tsx, Vite and
+// TypeScript all read them from the importing file's own package.json, whatever the working directory).
+const ALIASES = {
+  '#shared': 'src/shared',
+  '#core': 'src/main/core',
+  '#simulator': 'src/simulator',
+};
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const HOSTS = ['electron', 'browser', 'cli', 'common'];
 
@@ -106,7 +119,10 @@ function targetLayer(modulePath) {
 
 /** Classifies an import specifier seen in `file` (absolute): its layer and a name for messages. */
 function classify(specifier, file) {
-  const bare = specifier.replace(/[?#].*$/, '');
+  const alias = Object.keys(ALIASES).find((name) => specifier.startsWith(`${name}/`));
+  const bare = alias
+    ? path.join(ROOT, ALIASES[alias], specifier.slice(alias.length + 1))
+    : specifier.replace(/[?#].*$/, '');
   if (bare.startsWith('.') || path.isAbsolute(bare)) {
     const absolute = path.resolve(path.dirname(file), bare);
     const relative = path.relative(ROOT, absolute).split(path.sep).join('/');
@@ -201,6 +217,19 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
+      // Three folders up is another layer's code: name it by its alias (#shared/…, #core/…, #simulator/…).
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./){3,}',
+              message:
+                'Import src/shared, src/main/core or src/simulator by its alias (#shared/…, #core/…, #simulator/…), not three folders up.',
+            },
+          ],
+        },
+      ],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },

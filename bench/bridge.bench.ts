@@ -1,11 +1,11 @@
 // Bridge-call latency during the heaviest sync: 20 stores syncing at once while a tests.list call is made every 10 ms, as the window would; with syncs on their own thread and, for comparison, on the main thread.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { createCore } from '../src/main/core/create-core';
-import { createMemorySecretStore } from '../src/main/core/secrets';
-import { syncAndWait } from '../src/main/core/sync/wait';
-import { sourceSyncThread } from '../src/main/core/sync/thread/source';
-import { TestListInput } from '../src/shared/contract';
+import { createCore } from '#core/create-core';
+import { createMemorySecretStore } from '#core/secrets/index';
+import { syncAndWait } from '#core/sync/wait';
+import { sourceSyncThread } from '#core/sync/thread/source';
+import { TestListInput } from '#shared/contract/index';
 import { fmt, percentile, printFigures, withTempDir } from './support';
 
 const STORES = 20;

@@ -1,8 +1,8 @@
 // Client report benchmark: the report of a store with 100 tests (60 days of results each), written from
 // a real cache, its time and its size, against the goals (under 3 s, under 5 MB).
 import { join } from 'node:path';
-import { openDatabase } from '../src/main/core/db';
-import { buildClientReport } from '../src/main/core/reports/client/build';
+import { openDatabase } from '#core/db/open';
+import { buildClientReport } from '#core/reports/client/build';
 import { fillBulkStore } from '../test/reports/bulk';
 import { fmt, printFigures, withTempDir } from './support';
 
@@ -10,7 +10,9 @@ const NOW = Date.parse('2026-11-01T12:00:00Z');
 
 export async function benchClientReport(): Promise<void> {
   await withTempDir(async (dir) => {
-    const db = openDatabase(join(dir, 'splitbook.db'), { userDataFile: join(dir, 'splitbook-user.db') });
+    const db = openDatabase(join(dir, 'splitbook.db'), {
+      userDataFile: join(dir, 'splitbook-user.db'),
+    });
     try {
       fillBulkStore(db, { storeId: 'bulk', name: 'Bulk', tests: 100, days: 60, now: NOW });
       const scope = { storeId: 'bulk', testId: null, since: '2000-01-01', until: '2026-11-01' };

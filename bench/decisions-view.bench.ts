@@ -2,19 +2,19 @@
 // written and read from a table, so the view's read is timed beside the work a settings change starts
 // (every call made again, a step at a time, as the core's background refresh does).
 import { join } from 'node:path';
-import { createSimulator } from '../src/simulator';
+import { createSimulator } from '#simulator/index';
+import { insertStore } from '#core/db/cache/stores';
+import { openDatabase } from '#core/db/open';
 import {
-  insertStore,
-  openDatabase,
   readGlobalDecisionSettings,
   refreshDecisionsStep,
-  upsertResults,
-  upsertTests,
   writeGlobalDecisionSettings,
-  type Db,
-} from '../src/main/core/db';
-import { decisionRows } from '../src/main/core/db/decisions';
-import { decisionList } from '../src/main/core/services/decisions';
+} from '#core/db/cache/decisions';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { decisionRows } from '#core/db/cache/decisions';
+import { decisionList } from '#core/services/decisions';
 import { fmt, percentile, printFigures, timed, withTempDir } from './support';
 
 const STORES = 20;

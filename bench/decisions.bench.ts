@@ -1,6 +1,6 @@
 // Decisions benchmark: how often each way of making the call is wrong on A/A tests and how many true
 // ±12% lifts it finds by day 28 (a larger run than the CI test's), and what a call costs per test.
-import { decideTest, DEFAULT_DECISION_SETTINGS } from '../src/shared/domain/decisions';
+import { decideTest, DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { seeded, tally, trialsOf, type Outcome } from '../test/statistics/decision-trials';
 import { resultsOf, testOf } from '../test/statistics/support';
 import { fmt, printFigures } from './support';
@@ -48,7 +48,12 @@ export async function benchDecisions(): Promise<void> {
 
   // Cost of a call: 10,000 tests of 7–60 days, as a sync or a settings change re-decides them.
   const random = seeded(33);
-  const test = testOf({ status: 'active', endAt: null, startAt: '2026-05-01T00:00:00Z', automaticallyEndAt: null });
+  const test = testOf({
+    status: 'active',
+    endAt: null,
+    startAt: '2026-05-01T00:00:00Z',
+    automaticallyEndAt: null,
+  });
   const inputs = Array.from({ length: SPEED_TESTS }, () => {
     const perDay = 100 + Math.floor(random() * 4900);
     const rate = 0.01 + random() * 0.04;
@@ -57,12 +62,17 @@ export async function benchDecisions(): Promise<void> {
     return resultsOf(
       Array.from({ length: days }, () => {
         const visitors = Math.max(1, Math.round(perDay * (0.8 + 0.4 * random())));
-        const conversions = (r: number) => Math.min(visitors, Math.round(visitors * r * (0.85 + 0.3 * random())));
-        return { control: { visitors, conversions: conversions(rate) }, variant: { visitors, conversions: conversions(rate * (1 + lift)) } };
+        const conversions = (r: number) =>
+          Math.min(visitors, Math.round(visitors * r * (0.85 + 0.3 * random())));
+        return {
+          control: { visitors, conversions: conversions(rate) },
+          variant: { visitors, conversions: conversions(rate * (1 + lift)) },
+        };
       }),
     );
   });
-  for (const results of inputs.slice(0, 200)) decideTest({ test, results, settings: DEFAULT_DECISION_SETTINGS });
+  for (const results of inputs.slice(0, 200))
+    decideTest({ test, results, settings: DEFAULT_DECISION_SETTINGS });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   for (const results of inputs) decideTest({ test, results, settings: DEFAULT_DECISION_SETTINGS });

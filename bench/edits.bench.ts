@@ -1,10 +1,10 @@
 // Edits: how long recording one takes (p50/p95 over 1,000), and how well pushing 1,000 queued edits uses a
 // store limited to R requests per second (requests per edit; achieved rate / R, reads before writes counted).
 import { performance } from 'node:perf_hooks';
-import { createCore } from '../src/main/core/create-core';
-import { createMemorySecretStore } from '../src/main/core/secrets';
-import { syncAndWait } from '../src/main/core/sync/wait';
-import { createSimulator } from '../src/simulator';
+import { createCore } from '#core/create-core';
+import { createMemorySecretStore } from '#core/secrets/index';
+import { syncAndWait } from '#core/sync/wait';
+import { createSimulator } from '#simulator/index';
 import { fmt, percentile, printFigures, withTempDir } from './support';
 
 const EDITS = 1000;

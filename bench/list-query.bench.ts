@@ -2,18 +2,15 @@
 // results, in 20 stores, for one store and for All stores; cold (the data just changed, as during a
 // sync) and warm (nothing changed since the last ask).
 import { join } from 'node:path';
-import { createSimulator } from '../src/simulator';
-import {
-  insertStore,
-  listTests,
-  openDatabase,
-  testFacets,
-  upsertResults,
-  upsertTests,
-  type Db,
-} from '../src/main/core/db';
-import { isLaunched } from '../src/shared/domain/lifecycle';
-import { TestFilter, TestListInput, type TestSortKey } from '../src/shared/contract';
+import { createSimulator } from '#simulator/index';
+import { insertStore } from '#core/db/cache/stores';
+import { listTests, testFacets } from '#core/db/cache/test-list';
+import { openDatabase } from '#core/db/open';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { isLaunched } from '#shared/domain/lifecycle';
+import { TestFilter, TestListInput, type TestSortKey } from '#shared/contract/index';
 import { fmt, percentile, printFigures, withTempDir } from './support';
 
 const STORES = 20;

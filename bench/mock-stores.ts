@@ -4,7 +4,7 @@
 // each answer was for, which the benchmark needs to judge every store's rate: the first stdout line is
 // JSON {baseUrl, stores: [{name, apiKey}]}, then one line per answer: the store's index and the status.
 import { parseArgs } from 'node:util';
-import { createSimulator, serveSimulator } from '../src/simulator';
+import { createSimulator, serveSimulator } from '#simulator/index';
 
 const { values } = parseArgs({
   options: {

@@ -6,18 +6,15 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/support/chromium';
 import { z } from 'zod';
-import { createCore, DATABASE_FILE } from '../src/main/core/create-core';
-import {
-  insertStore,
-  openDatabase,
-  recordSyncOutcome,
-  upsertResults,
-  upsertTests,
-} from '../src/main/core/db';
+import { createCore, DATABASE_FILE } from '#core/create-core';
+import { insertStore, recordSyncOutcome } from '#core/db/cache/stores';
+import { openDatabase } from '#core/db/open';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
 import { startBrowserHost } from '../src/main/hosts/browser/server';
-import { createMemorySecretStore } from '../src/main/core/secrets';
-import { isLaunched } from '../src/shared/domain/lifecycle';
-import { createSimulator } from '../src/simulator';
+import { createMemorySecretStore } from '#core/secrets/index';
+import { isLaunched } from '#shared/domain/lifecycle';
+import { createSimulator } from '#simulator/index';
 import { fmt, percentile, printFigures, withTempDir } from './support';
 
 const STORE = 'Big store';

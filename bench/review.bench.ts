@@ -1,12 +1,16 @@
 // Review memory benchmarks: the sync overhead of writing snapshots, and the Changes view and portfolio at
 // 20 stores × 500 tests × 50 snapshots each.
 import { join } from 'node:path';
-import type { Test } from '../src/shared/api';
-import { createSimulator } from '../src/simulator';
-import { insertStore, markReviewed, openDatabase, upsertTests, type Db } from '../src/main/core/db';
-import { listChanges } from '../src/main/core/review/changes';
-import { portfolio } from '../src/main/core/review/portfolio';
-import { recordSnapshots } from '../src/main/core/review/snapshots';
+import type { Test } from '#shared/api/index';
+import { createSimulator } from '#simulator/index';
+import { insertStore } from '#core/db/cache/stores';
+import { markReviewed } from '#core/db/history/review';
+import { openDatabase } from '#core/db/open';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { listChanges } from '#core/review/changes';
+import { portfolio } from '#core/review/portfolio';
+import { recordSnapshots } from '#core/review/snapshots';
 import { fmt, percentile, printFigures, timed, withTempDir } from './support';
 
 const DAY_MS = 86_400_000;

@@ -4,14 +4,14 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
-import { createCore, DATABASE_FILE } from '../src/main/core/create-core';
-import { createMemorySecretStore } from '../src/main/core/secrets';
+import { createCore, DATABASE_FILE } from '#core/create-core';
+import { createMemorySecretStore } from '#core/secrets/index';
 import {
   DEFAULT_RESULTS_FRESHNESS,
   freshnessMaxAgeMs,
   RESULTS_FRESHNESS_LABELS,
-} from '../src/shared/contract/settings';
-import { syncAndWait } from '../src/main/core/sync/wait';
+} from '#shared/contract/settings';
+import { syncAndWait } from '#core/sync/wait';
 import { fmt, printFigures, withTempDir } from './support';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '2000,10000,50000').split(',').map(Number);

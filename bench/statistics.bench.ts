@@ -1,5 +1,5 @@
 // Statistics benchmark: analyseTest over 10,000 synthetic tests, and one 365-day curve over time.
-import { analyseTest, overTime, testAlerts } from '../src/shared/domain/statistics';
+import { analyseTest, overTime, testAlerts } from '#shared/domain/statistics/index';
 import { resultsOf, testOf, type DayCounts } from '../test/statistics/support';
 import { fmt, percentile, printFigures } from './support';
 
@@ -25,7 +25,8 @@ function syntheticDays(random: () => number, count: number): DayCounts[] {
   const lift = -0.1 + random() * 0.25;
   return Array.from({ length: count }, () => {
     const visitors = Math.max(1, Math.round(perDay * (0.8 + 0.4 * random())));
-    const conversions = (r: number) => Math.min(visitors, Math.round(visitors * r * (0.85 + 0.3 * random())));
+    const conversions = (r: number) =>
+      Math.min(visitors, Math.round(visitors * r * (0.85 + 0.3 * random())));
     return {
       control: { visitors, conversions: conversions(rate) },
       variant: { visitors, conversions: conversions(rate * (1 + lift)) },
@@ -36,7 +37,9 @@ function syntheticDays(random: () => number, count: number): DayCounts[] {
 export async function benchStatistics(): Promise<void> {
   const random = seeded(10);
   const test = testOf({ endAt: null });
-  const inputs = Array.from({ length: TESTS }, () => resultsOf(syntheticDays(random, 7 + Math.floor(random() * 54))));
+  const inputs = Array.from({ length: TESTS }, () =>
+    resultsOf(syntheticDays(random, 7 + Math.floor(random() * 54))),
+  );
   // Warm the JIT on a few tests, as the app would after its first screen.
   for (const results of inputs.slice(0, 200)) analyseTest(test, results, { now: NOW });
   const started = performance.now();
@@ -82,15 +85,28 @@ export async function benchStatistics(): Promise<void> {
   }
   curve.sort((a, b) => a - b);
 
-  printFigures(`Statistics: analyseTest over ${TESTS} synthetic tests (7-60 days, 100-5,000 visitors a side a day)`, [
-    { name: 'all tests', value: `${fmt(total, 0)} ms`, goal: '< 1000 ms' },
-    { name: 'all tests, CPU time', value: `${fmt(cpuMs, 0)} ms`, goal: '< 1000 ms' },
-    { name: 'per test', value: `${fmt((total / TESTS) * 1000, 1)} µs` },
-    { name: 'alerts only (list cache)', value: `${fmt(alertsTotal, 0)} ms`, goal: '< 1000 ms' },
-    { name: 'alerts only, CPU time', value: `${fmt((alertsCpu.user + alertsCpu.system) / 1000, 0)} ms` },
-    { name: 'repeat analysis, per test', value: `${fmt((againTotal / again.length) * 1000, 1)} µs (cached counts)` },
-    { name: 'metrics by quadrature', value: `${quadrature} of ${TESTS * 3} (the rest exact)` },
-    { name: 'curve over 365 days, p50', value: `${fmt(percentile(curve, 50), 1)} ms`, goal: '< 50 ms' },
-    { name: 'curve over 365 days, max', value: `${fmt(percentile(curve, 100), 1)} ms` },
-  ]);
+  printFigures(
+    `Statistics: analyseTest over ${TESTS} synthetic tests (7-60 days, 100-5,000 visitors a side a day)`,
+    [
+      { name: 'all tests', value: `${fmt(total, 0)} ms`, goal: '< 1000 ms' },
+      { name: 'all tests, CPU time', value: `${fmt(cpuMs, 0)} ms`, goal: '< 1000 ms' },
+      { name: 'per test', value: `${fmt((total / TESTS) * 1000, 1)} µs` },
+      { name: 'alerts only (list cache)', value: `${fmt(alertsTotal, 0)} ms`, goal: '< 1000 ms' },
+      {
+        name: 'alerts only, CPU time',
+        value: `${fmt((alertsCpu.user + alertsCpu.system) / 1000, 0)} ms`,
+      },
+      {
+        name: 'repeat analysis, per test',
+        value: `${fmt((againTotal / again.length) * 1000, 1)} µs (cached counts)`,
+      },
+      { name: 'metrics by quadrature', value: `${quadrature} of ${TESTS * 3} (the rest exact)` },
+      {
+        name: 'curve over 365 days, p50',
+        value: `${fmt(percentile(curve, 50), 1)} ms`,
+        goal: '< 50 ms',
+      },
+      { name: 'curve over 365 days, max', value: `${fmt(percentile(curve, 100), 1)} ms` },
+    ],
+  );
 }

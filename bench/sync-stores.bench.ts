@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createCore } from '../src/main/core/create-core';
-import { createMemorySecretStore } from '../src/main/core/secrets';
-import { syncAndWait } from '../src/main/core/sync/wait';
-import { sourceSyncThread } from '../src/main/core/sync/thread/source';
-import { isLaunched } from '../src/shared/domain/lifecycle';
-import type { SyncReport } from '../src/shared/contract';
+import { createCore } from '#core/create-core';
+import { createMemorySecretStore } from '#core/secrets/index';
+import { syncAndWait } from '#core/sync/wait';
+import { sourceSyncThread } from '#core/sync/thread/source';
+import { isLaunched } from '#shared/domain/lifecycle';
+import type { SyncReport } from '#shared/contract/index';
 import { fmt, percentile, printFigures, withTempDir } from './support';
 
 const STORES = Number(process.env.BENCH_STORES ?? 20);

@@ -1,8 +1,8 @@
 // Builds `window.splitbook` from the plain name lists: one function per contract method, a typed `on`.
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
-import type { Bridge, EventName, EventPayload } from '../shared/contract';
-import { EVENT_CHANNEL, EVENT_NAMES, METHOD_NAMES } from '../shared/channels';
-import { createProxy } from '../shared/rpc';
+import type { Bridge, EventName, EventPayload } from '#shared/contract/index';
+import { EVENT_CHANNEL, EVENT_NAMES, METHOD_NAMES } from '#shared/channels';
+import { createProxy } from '#shared/rpc';
 
 type Listener = (payload: unknown) => void;
 

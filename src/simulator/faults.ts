@@ -2,7 +2,7 @@
 // break the schema. Off by default; drawn from the simulator's own random stream so a seeded run fails
 // the same requests every time, and `failNext` makes a test exact.
 import { z } from 'zod';
-import type { Test } from '../shared/api';
+import type { Test } from '#shared/api/index';
 import { createRandom, hashSeed } from './random';
 
 export const FAULT_KINDS = ['error', 'reset', 'truncate', 'malformed'] as const;

@@ -16,8 +16,8 @@ import {
   type Test,
   type TestSide,
   type TestStatus,
-} from '../shared/api';
-import { isEnded, isLaunched, isLive } from '../shared/domain/lifecycle';
+} from '#shared/api/index';
+import { isEnded, isLaunched, isLive } from '#shared/domain/lifecycle';
 import type { z } from 'zod';
 import { GOALS, type Goal } from './metrics';
 import { createRandom, hashSeed, type Random } from './random';

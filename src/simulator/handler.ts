@@ -1,6 +1,6 @@
 // The request pipeline: injected faults and latency, bearer auth, read-only keys, the rate limit,
 // routing, and the stats and log hook that see every request (never its key).
-import type { Test } from '../shared/api';
+import type { Test } from '#shared/api/index';
 import {
   SimulatedConnectionReset,
   malformBody,

@@ -7,7 +7,7 @@ import type {
   Tag,
   Test,
   TestResults,
-} from '../shared/api';
+} from '#shared/api/index';
 import { DAY_MS, startOfDay } from './generate';
 import {
   NO_FAULTS,

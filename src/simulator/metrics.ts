@@ -2,9 +2,9 @@
 // Metric ids, goals and units are Splitbook's one definition in src/shared/domain/metrics.ts.
 // Revenue, totalRevenue and initialSubscriptionRevenue are kept in whole cents here so sums stay exact;
 // changeRevenue = (variant.rpv - control.rpv) * variant.visitors.
-import { METRICS, relativeLift, type Metric } from '../shared/domain/metrics';
+import { METRICS, relativeLift, type Metric } from '#shared/domain/metrics';
 
-export { GOALS, METRICS, type Goal, type Metric } from '../shared/domain/metrics';
+export { GOALS, METRICS, type Goal, type Metric } from '#shared/domain/metrics';
 
 /** The metric a test's goal names; an unknown goal falls back to conversion rate. */
 export function metricOfGoal(goal: string): Metric {

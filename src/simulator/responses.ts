@@ -1,6 +1,6 @@
 // Responses of the simulated API: JSON data, empty successes and RFC 9457 problem details.
 // Data is `application/json`, every error `application/problem+json` with type, title, status, detail.
-import { problemDetails } from '../shared/problem';
+import { problemDetails } from '#shared/problem';
 
 /** Problem `type` URIs are this base plus a slug (the spec leaves the values open). */
 export const PROBLEM_TYPE_BASE = 'https://store-api.invalid/problems/';

@@ -7,8 +7,8 @@
 // Choices where the spec is silent: `daily` is keyed by UTC date 'YYYY-MM-DD' from the start date to
 // the end date (or today for a running test, today counted as a whole day), its sides carry no segments;
 // a segment the test does not target (e.g. desktop on a mobile-only test) is null.
-import type { Lifecycle, SideStatistics, Test, TestResults } from '../shared/api';
-import { isEnded, isLaunched } from '../shared/domain/lifecycle';
+import type { Lifecycle, SideStatistics, Test, TestResults } from '#shared/api/index';
+import { isEnded, isLaunched } from '#shared/domain/lifecycle';
 import { DAY_MS, iso, startOfDay } from './generate';
 import {
   addInto,

@@ -12,7 +12,7 @@
 // - PATCH /campaigns/{id}: works on any campaign of the store; `name: null` is 400 (a campaign needs a name);
 //   a name another campaign has (case-insensitive) is 409; 200 with the updated campaign.
 import type { z } from 'zod';
-import { summarizeIssues } from '../shared/validation';
+import { summarizeIssues } from '#shared/validation';
 import {
   CreateCustomAudienceBody,
   CreateTagBody,
@@ -21,7 +21,7 @@ import {
   UpdateTestBody,
   Uuid,
   type Test,
-} from '../shared/api';
+} from '#shared/api/index';
 import { badRequest, conflict, json, noContent, notFound, problem } from './responses';
 import type { StoreState } from './store-state';
 import { updateTest } from './test-updates';

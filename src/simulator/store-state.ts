@@ -9,8 +9,8 @@ import type {
   Tag,
   Test,
   TestResults,
-} from '../shared/api';
-import { isEnded, isLive } from '../shared/domain/lifecycle';
+} from '#shared/api/index';
+import { isEnded, isLive } from '#shared/domain/lifecycle';
 import {
   generateCatalog,
   generateDraft,

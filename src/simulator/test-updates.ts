@@ -17,8 +17,8 @@ import {
   type TestSide,
   type UpdateTestBody,
   type UpdateTestField,
-} from '../shared/api';
-import { lockMessage } from '../shared/domain/mutability';
+} from '#shared/api/index';
+import { lockMessage } from '#shared/domain/mutability';
 import { GOALS } from './metrics';
 import { createRandom, hashSeed } from './random';
 import { badRequest, problem } from './responses';

@@ -1,6 +1,6 @@
 // Word lists and enum values of the simulated stores: what realistic e-commerce tests are made of.
 // The spec leaves these values open; the simulator's choices live here, in one place.
-import type { Rule, TestStatus } from '../shared/api';
+import type { Rule, TestStatus } from '#shared/api/index';
 
 export const DEVICES = ['all', 'mobile', 'desktop'] as const;
 export const VISITOR_OPTIONS = ['all', 'new', 'returning'] as const;

@@ -4,16 +4,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normaliseBaseUrl } from '../../src/main/core/api';
-import type { Core } from '../../src/main/core/types';
-import { AddStoreInput } from '../../src/shared/contract';
-import { ProblemError } from '../../src/shared/problem';
+import { normaliseBaseUrl } from '#core/api/index';
+import type { Core } from '#core/types';
+import { AddStoreInput } from '#shared/contract/index';
+import { ProblemError } from '#shared/problem';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { startCore, tempDir } from '../support/core';
 
 describe('the one normalisation of a base URL', () => {

@@ -1,6 +1,6 @@
 // Waiting between attempts: full-jitter backoff bounds and both forms of Retry-After.
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, parseRetryAfter, sleep } from '../../src/main/core/api/backoff';
+import { backoffDelay, parseRetryAfter, sleep } from '#core/api/backoff';
 
 describe('backoffDelay', () => {
   it('draws uniformly below base * 2^retry (full jitter)', () => {

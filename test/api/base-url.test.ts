@@ -1,10 +1,10 @@
 // Plain http:// carries the API key in clear: it is accepted only for loopback hosts, by one rule
 // (shared/domain/base-url.ts) that the contract and the API client both apply.
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/main/core/api';
-import { AddStoreInput } from '../../src/shared/contract';
-import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '../../src/shared/domain/base-url';
-import { ProblemError } from '../../src/shared/problem';
+import { createApiClient } from '#core/api/index';
+import { AddStoreInput } from '#shared/contract/index';
+import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '#shared/domain/base-url';
+import { ProblemError } from '#shared/problem';
 
 const KEY = 'sk_test_base_url_00000000';
 

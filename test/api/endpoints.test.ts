@@ -1,7 +1,7 @@
 // Every endpoint of the API, and every error status it defines, through the client over loopback HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/main/core/api';
-import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
+import { createApiClient, type ApiClient } from '#core/api/index';
+import { PROBLEM_TYPES, ProblemError } from '#shared/problem';
 import { failure } from './support/failure';
 import { API_KEY, READ_ONLY_KEY, STORE, serveSim, type ServedSim } from './support/simulator';
 

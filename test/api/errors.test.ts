@@ -1,7 +1,7 @@
 // Each kind of API failure reads as the problem the UI can act on.
 import { describe, expect, it } from 'vitest';
-import { ApiError, scrubSecret, type ApiErrorKind } from '../../src/main/core/api/errors';
-import { PROBLEM_TYPES } from '../../src/shared/problem';
+import { ApiError, scrubSecret, type ApiErrorKind } from '#core/api/errors';
+import { PROBLEM_TYPES } from '#shared/problem';
 
 function error(
   kind: ApiErrorKind,

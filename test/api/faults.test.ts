@@ -1,8 +1,8 @@
 // Faults of the wire and of the data: GETs recover by retrying, writes are never sent twice, and
 // what cannot be recovered ends in a typed ApiError, never a crash or an unhandled rejection.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestEvent } from '../../src/main/core/api';
-import { FAULT_KINDS } from '../../src/simulator';
+import type { RequestEvent } from '#core/api/index';
+import { FAULT_KINDS } from '#simulator/index';
 import { failure } from './support/failure';
 import { STORE, serveSim, type ServedSim } from './support/simulator';
 

@@ -1,8 +1,8 @@
 // A hostile server on loopback: endless or oversized bodies are cut off at a cap and reported as too
 // large, and impossible pagination is refused before any of it is believed.
 import { describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/main/core/api';
-import { MAX_LISTED_TESTS, walkCeiling } from '../../src/main/core/api/client';
+import { createApiClient, type ApiClient } from '#core/api/index';
+import { MAX_LISTED_TESTS, walkCeiling } from '#core/api/client';
 import { endless } from './support/endless';
 import { failure } from './support/failure';
 import { listing, testRecord } from './support/fixtures';

@@ -2,9 +2,9 @@
 // pages (p−1)·s/d+1 … p·s/d), so only the record at fault is rejected; a server whose every answer
 // is at fault still ends the walk with its error, after a few requests.
 import { describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/main/core/api';
-import type { WalkedPage } from '../../src/main/core/api/client';
-import { recordIdInHead, smallerPageSize } from '../../src/main/core/api/isolate';
+import { createApiClient, type ApiClient } from '#core/api/index';
+import type { WalkedPage } from '#core/api/client';
+import { recordIdInHead, smallerPageSize } from '#core/api/isolate';
 import { endless } from './support/endless';
 import { failure } from './support/failure';
 import { testRecord } from './support/fixtures';

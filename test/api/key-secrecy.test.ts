@@ -1,7 +1,7 @@
 // The API key goes in the Authorization header and nowhere else: no error, message, stack, problem or event holds it.
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiError, type RequestEvent } from '../../src/main/core/api';
+import { createApiClient, type ApiError, type RequestEvent } from '#core/api/index';
 import { failure } from './support/failure';
 import {
   freePort,

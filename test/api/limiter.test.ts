@@ -1,6 +1,6 @@
 // The per-store limiter: concurrency cap, store-wide pause on 429, pacing, and learning the server's rate.
 import { describe, expect, it } from 'vitest';
-import { createRequestLimiter, type Permit } from '../../src/main/core/api/limiter';
+import { createRequestLimiter, type Permit } from '#core/api/limiter';
 import { VirtualClock } from './support/virtual-clock';
 
 describe('createRequestLimiter', () => {

@@ -1,6 +1,6 @@
 // A 429 storm: many parallel requests of one store under a tight server limit, ridden out without a failure.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequestLimiter } from '../../src/main/core/api';
+import { createRequestLimiter } from '#core/api/index';
 import { STORE, serveSim, type ServedSim } from './support/simulator';
 
 let served: ServedSim;

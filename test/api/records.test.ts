@@ -1,7 +1,7 @@
 // Records are validated one by one: a bad one is set aside with a readable reason, the others are kept.
 import { describe, expect, it } from 'vitest';
-import { Test } from '../../src/shared/api';
-import { parseRecords } from '../../src/main/core/api/records';
+import { Test } from '#shared/api/index';
+import { parseRecords } from '#core/api/records';
 import { testRecord } from './support/fixtures';
 
 describe('parseRecords', () => {

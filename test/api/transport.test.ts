@@ -1,7 +1,7 @@
 // The wire details the simulator does not exercise, against a scripted loopback server.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClientOptions, type RequestEvent } from '../../src/main/core/api';
-import { MAX_UNREACHABLE_ATTEMPTS } from '../../src/main/core/api/transport';
+import { createApiClient, type ApiClientOptions, type RequestEvent } from '#core/api/index';
+import { MAX_UNREACHABLE_ATTEMPTS } from '#core/api/transport';
 import { failure } from './support/failure';
 import { listing, testRecord } from './support/fixtures';
 import {

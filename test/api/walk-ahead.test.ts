@@ -1,7 +1,7 @@
 // walkTests with pages asked ahead: the same order, resume and guards as one page at a time, at most `ahead` requests more, and pages dropped at the end are cancelled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient, TestListPage } from '../../src/main/core/api';
-import { createApiClient } from '../../src/main/core/api';
+import type { ApiClient, TestListPage } from '#core/api/index';
+import { createApiClient } from '#core/api/index';
 import { failure } from './support/failure';
 import { listing, testRecord } from './support/fixtures';
 import { sendJson, startScriptedServer, type Script } from './support/scripted-server';

@@ -1,7 +1,7 @@
 // walkTests: every page of GET /tests in order, and an end even when the server's pagination lies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient, TestListPage } from '../../src/main/core/api';
-import { createApiClient } from '../../src/main/core/api';
+import type { ApiClient, TestListPage } from '#core/api/index';
+import { createApiClient } from '#core/api/index';
 import { failure } from './support/failure';
 import { listing, testRecord } from './support/fixtures';
 import { sendJson, startScriptedServer, type Script } from './support/scripted-server';

@@ -1,7 +1,7 @@
 // An audience rule's selector is never shown as JSON: known shapes read as a phrase, others as key: value pairs.
 import { describe, expect, it } from 'vitest';
-import { ruleText as reportRuleText } from '../../src/main/core/reports/lists-report';
-import { describeSelector, selectorText } from '../../src/shared/domain/selector';
+import { ruleText as reportRuleText } from '#core/reports/lists-report';
+import { describeSelector, selectorText } from '#shared/domain/selector';
 
 const rule = (selector: unknown) => ({
   dimension: 'element_clicked',

@@ -19,9 +19,9 @@ import {
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
-import type { StoreSummary } from '../../src/shared/contract';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
+} from '#simulator/index';
+import type { StoreSummary } from '#shared/contract/index';
+import { createMemorySecretStore } from '#core/secrets/index';
 import { runCli } from '../../src/main/hosts/cli/run';
 import { startCore, syncStore } from '../support/core';
 import {

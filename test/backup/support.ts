@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import Database from 'better-sqlite3';
-import { CALL_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../src/shared/http-bridge';
+import { CALL_PATH, TOKEN_HEADER, TOKEN_PARAM } from '#shared/http-bridge';
 import { runTsx, waitForLine } from '../hosts/support/spawn';
 import { realKeyring } from '../support/core';
 

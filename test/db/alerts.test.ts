@@ -2,12 +2,13 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { backfillAlerts, upsertResults, upsertTests } from '../../src/main/core/db';
-import { MIGRATIONS, migrate, schemaVersion } from '../../src/main/core/db/migrations';
-import { openDatabase } from '../../src/main/core/db/open';
-import { listTests, testFacets } from '../../src/main/core/db/reads';
-import type { Db } from '../../src/main/core/db/types';
-import { TestFilter, TestListInput } from '../../src/shared/contract';
+import { backfillAlerts, upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import { MIGRATIONS, migrate, schemaVersion } from '#core/db/cache/migrations/index';
+import { openDatabase } from '#core/db/open';
+import { listTests, testFacets } from '#core/db/cache/reads';
+import type { Db } from '#core/db/types';
+import { TestFilter, TestListInput } from '#shared/contract/index';
 import { addStore, makeResults, makeTest, openTempDb, stats, tempDir } from './fixtures';
 
 const NOW = '2026-02-03T10:00:00Z';

@@ -4,10 +4,10 @@ import { closeSync, openSync, statSync, truncateSync, writeSync, rmSync } from '
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
-import { DATABASE_FILE, USER_DATA_FILE } from '../../src/main/core/create-core';
-import { storageProblem } from '../../src/main/core/db/storage-errors';
-import { classifyFailure } from '../../src/main/core/sync/outcome';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
+import { DATABASE_FILE, USER_DATA_FILE } from '#core/create-core';
+import { storageProblem } from '#core/db/storage-errors';
+import { classifyFailure } from '#core/sync/outcome';
+import { createMemorySecretStore } from '#core/secrets/index';
 import { allTestRows, nextSyncReport, startCore, syncStore, tempDir } from '../support/core';
 
 let dir = tempDir();
@@ -28,7 +28,9 @@ async function syncedCacheWithUserData(): Promise<string> {
   await core.close();
   const user = new Database(join(dir.path, USER_DATA_FILE));
   user.exec(`CREATE TABLE corruption_probe (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
-  user.prepare(`INSERT INTO corruption_probe (body) VALUES (?)`).run('Ask the client about the hero test');
+  user
+    .prepare(`INSERT INTO corruption_probe (body) VALUES (?)`)
+    .run('Ask the client about the hero test');
   user.close();
   return demo.id;
 }

@@ -1,9 +1,10 @@
 // The kept facet counts (migration 9): equal to a recount of tests through inserts, updates, removals and store deletion; facets read from them match the tests.
 import { describe, expect, it } from 'vitest';
-import { deleteStore, markMissingRemoved, upsertTests } from '../../src/main/core/db';
-import { listTests, testFacets } from '../../src/main/core/db/reads';
-import { TestFilter, TestListInput, type TestFilterInput } from '../../src/shared/contract';
-import type { Db } from '../../src/main/core/db/types';
+import { deleteStore } from '#core/db/cache/stores';
+import { markMissingRemoved, upsertTests } from '#core/db/cache/tests';
+import { listTests, testFacets } from '#core/db/cache/reads';
+import { TestFilter, TestListInput, type TestFilterInput } from '#shared/contract/index';
+import type { Db } from '#core/db/types';
 import { addStore, makeTest, openTempDb, uuid } from './fixtures';
 
 const NOW = '2026-03-01T10:00:00Z';

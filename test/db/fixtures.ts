@@ -9,10 +9,10 @@ import {
   Test,
   TestResults,
   type SideStatistics,
-} from '../../src/shared/api';
-import { insertStore } from '../../src/main/core/db/stores';
-import { openDatabase } from '../../src/main/core/db/open';
-import type { Db, StoreRow } from '../../src/main/core/db/types';
+} from '#shared/api/index';
+import { insertStore } from '#core/db/cache/stores';
+import { openDatabase } from '#core/db/open';
+import type { Db, StoreRow } from '#core/db/types';
 
 /** A deterministic UUID: the same n always gives the same id, and ids sort by n within a kind. */
 export function uuid(n: number, kind = 0): string {

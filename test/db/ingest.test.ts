@@ -4,12 +4,12 @@ import {
   countSeenInRun,
   markMissingRemoved,
   markSeenInRun,
-  replaceCampaigns,
-  replaceCustomAudiences,
-  setAside,
-  upsertResults,
   upsertTests,
-} from '../../src/main/core/db';
+} from '#core/db/cache/tests';
+import { replaceCampaigns } from '#core/db/cache/campaigns';
+import { replaceCustomAudiences } from '#core/db/cache/audiences';
+import { setAside } from '#core/db/cache/set-aside';
+import { upsertResults } from '#core/db/cache/results';
 import {
   getResults,
   getTestDetail,
@@ -17,11 +17,11 @@ import {
   listAudiences,
   listSetAside,
   listTests,
-} from '../../src/main/core/db/reads';
-import { deleteStore, storeCounts } from '../../src/main/core/db/stores';
-import { TestListInput } from '../../src/shared/contract';
-import { Test, TestResults } from '../../src/shared/api';
-import type { Db } from '../../src/main/core/db/types';
+} from '#core/db/cache/reads';
+import { deleteStore, storeCounts } from '#core/db/cache/stores';
+import { TestListInput } from '#shared/contract/index';
+import { Test, TestResults } from '#shared/api/index';
+import type { Db } from '#core/db/types';
 import {
   addStore,
   customAudience,

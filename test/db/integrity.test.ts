@@ -6,9 +6,9 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src/main/core/create-core';
-import { checkIntegrityInBackground, endedUncleanly, markRunning } from '../../src/main/core/db/integrity';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
+import { DATABASE_FILE } from '#core/create-core';
+import { checkIntegrityInBackground, endedUncleanly, markRunning } from '#core/db/integrity';
+import { createMemorySecretStore } from '#core/secrets/index';
 import { allTestRows, nextSyncReport, startCore, syncStore, tempDir } from '../support/core';
 
 let dir = tempDir();
@@ -18,7 +18,11 @@ afterEach(() => {
 });
 
 const start = (integrityCheck: 'on-open' | 'background') =>
-  startCore(dir.path, { secrets: createMemorySecretStore(), demo: { tests: 20, seed: 4 }, integrityCheck });
+  startCore(dir.path, {
+    secrets: createMemorySecretStore(),
+    demo: { tests: 20, seed: 4 },
+    integrityCheck,
+  });
 
 async function syncedCache(): Promise<void> {
   const core = await start('on-open');
@@ -36,7 +40,9 @@ function damage(file: string): void {
   const db = new Database(file);
   const pageSize = Number(db.pragma('page_size', { simple: true }));
   const pages = db
-    .prepare(`SELECT pageno FROM dbstat WHERE name = 'results_raw' AND pagetype IN ('leaf', 'overflow') ORDER BY pageno`)
+    .prepare(
+      `SELECT pageno FROM dbstat WHERE name = 'results_raw' AND pagetype IN ('leaf', 'overflow') ORDER BY pageno`,
+    )
     .pluck()
     .all() as number[];
   db.close();
@@ -69,7 +75,10 @@ it('opens a damaged cache without checking it first, then finds the damage once 
     await core.services.app.windowReady({});
     await said;
     const status = await core.services.app.cacheStatus({});
-    expect(status).toMatchObject({ state: 'corrupt', problem: { type: 'splitbook:corrupt', title: 'The cache is damaged' } });
+    expect(status).toMatchObject({
+      state: 'corrupt',
+      problem: { type: 'splitbook:corrupt', title: 'The cache is damaged' },
+    });
     expect(status.problem?.detail).toMatch(/quick_check|malformed|not a database/i);
   } finally {
     await core.close();
@@ -89,7 +98,7 @@ it('checks on open after a process that used the folder ended without closing', 
   }
 });
 
-it('a clean close leaves no marker; a live process\'s marker is not taken for a crash', () => {
+it("a clean close leaves no marker; a live process's marker is not taken for a crash", () => {
   const unmark = markRunning(dir.path);
   expect(endedUncleanly(dir.path)).toBe(false);
   unmark();

@@ -8,12 +8,12 @@ import {
   migrate,
   schemaVersion,
   type Migration,
-} from '../../src/main/core/db/migrations';
-import { openDatabase } from '../../src/main/core/db/open';
-import { getResults, listTests } from '../../src/main/core/db/reads';
-import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
-import { TestListInput } from '../../src/shared/contract';
-import type { Db } from '../../src/main/core/db/types';
+} from '#core/db/cache/migrations/index';
+import { openDatabase } from '#core/db/open';
+import { getResults, listTests } from '#core/db/cache/reads';
+import { PROBLEM_TYPES, ProblemError } from '#shared/problem';
+import { TestListInput } from '#shared/contract/index';
+import type { Db } from '#core/db/types';
 import { makeResults, tempDir } from './fixtures';
 
 const LATEST = MIGRATIONS.length;

@@ -1,18 +1,16 @@
 // Reads for the bridge (detail, results, campaigns, audiences, tags, set-aside) and the stores and sync-state records.
 import { describe, expect, it } from 'vitest';
+import { clearSetAside, setAside } from '#core/db/cache/set-aside';
 import {
-  clearSetAside,
   clearSyncState,
   getResourceSyncs,
   getSyncState,
-  markMissingRemoved,
   markResourceSynced,
-  replaceCampaigns,
-  replaceCustomAudiences,
   saveSyncState,
-  setAside,
-  upsertTests,
-} from '../../src/main/core/db';
+} from '#core/db/cache/sync-state';
+import { markMissingRemoved, upsertTests } from '#core/db/cache/tests';
+import { replaceCampaigns } from '#core/db/cache/campaigns';
+import { replaceCustomAudiences } from '#core/db/cache/audiences';
 import {
   getResults,
   getTestDetail,
@@ -20,7 +18,7 @@ import {
   listCampaigns,
   listSetAside,
   listTags,
-} from '../../src/main/core/db/reads';
+} from '#core/db/cache/reads';
 import {
   getStoreRow,
   insertStore,
@@ -28,8 +26,8 @@ import {
   recordSyncOutcome,
   storeCounts,
   updateStore,
-} from '../../src/main/core/db/stores';
-import { openDatabase } from '../../src/main/core/db/open';
+} from '#core/db/cache/stores';
+import { openDatabase } from '#core/db/open';
 import { join } from 'node:path';
 import {
   addStore,

@@ -5,7 +5,7 @@ import { chmodSync, copyFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, expect, it } from 'vitest';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
+import { createMemorySecretStore } from '#core/secrets/index';
 import { allTestRows, nextSyncReport, startCore, tempDir } from '../support/core';
 
 const dir = tempDir();

@@ -1,14 +1,11 @@
 // The test list: every sort key both ways against a reference sort, keyset pages, filters, search and facets.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import {
-  markMissingRemoved,
-  replaceCampaigns,
-  replaceCustomAudiences,
-  upsertResults,
-  upsertTests,
-} from '../../src/main/core/db';
-import { listAudiences, listTests, testFacets } from '../../src/main/core/db/reads';
+import { markMissingRemoved, upsertTests } from '#core/db/cache/tests';
+import { replaceCampaigns } from '#core/db/cache/campaigns';
+import { replaceCustomAudiences } from '#core/db/cache/audiences';
+import { upsertResults } from '#core/db/cache/results';
+import { listAudiences, listTests, testFacets } from '#core/db/cache/reads';
 import {
   TEST_SORT_KEYS,
   TestFilter,
@@ -16,15 +13,15 @@ import {
   type TestFilterInput,
   type TestRow,
   type TestSortKey,
-} from '../../src/shared/contract';
-import type { Test } from '../../src/shared/api';
+} from '#shared/contract/index';
+import type { Test } from '#shared/api/index';
 import {
   decideTest,
   DEFAULT_DECISION_SETTINGS,
   type Decision,
-} from '../../src/shared/domain/decisions';
-import { ProblemError } from '../../src/shared/problem';
-import type { Db } from '../../src/main/core/db/types';
+} from '#shared/domain/decisions/index';
+import { ProblemError } from '#shared/problem';
+import type { Db } from '#core/db/types';
 import {
   addStore,
   customAudience,

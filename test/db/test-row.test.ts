@@ -1,10 +1,10 @@
 // The one writer of a test's row (db/tests.ts writeTestRow): the sync's ingest and the local copy's
 // rewrite leave identical rows, raw JSON, tags and audiences for the same record (issue 19, item 3).
 import { describe, expect, it } from 'vitest';
-import { upsertTests } from '../../src/main/core/db';
-import type { Db } from '../../src/main/core/db/types';
-import { writeLocalTest } from '../../src/main/core/outbox/local-copies';
-import type { Test } from '../../src/shared/api';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { writeLocalTest } from '#core/outbox/local-copies';
+import type { Test } from '#shared/api/index';
 import { addStore, customAudience, makeTest, openTempDb, tag } from './fixtures';
 
 const STORE = 's1';

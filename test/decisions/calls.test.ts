@@ -3,15 +3,15 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import {
   CALL_WORDS,
   decideTest,
   DEFAULT_DECISION_SETTINGS,
   type DecisionSettings,
-} from '../../src/shared/domain/decisions';
-import type { Core } from '../../src/main/core/types';
-import { ProblemError } from '../../src/shared/problem';
+} from '#shared/domain/decisions/index';
+import type { Core } from '#core/types';
+import { ProblemError } from '#shared/problem';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 import { asStored, nextEvent, testsWithResults } from './support';
 

@@ -1,8 +1,8 @@
 // `decisions`, `stores --json` and `--store NAME` as a user runs them (tsx child process) over a data
 // folder synced from the simulator over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import type { DecisionRow, StoreSummary } from '../../src/shared/contract';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
+import type { DecisionRow, StoreSummary } from '#shared/contract/index';
 import { runTsx } from '../hosts/support/spawn';
 import { startCore, syncStore, tempDir } from '../support/core';
 

@@ -4,32 +4,32 @@
 // ended tests, plans and plan changes); facts whose test, results or version changed are never used.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSimulator } from '../../src/simulator';
-import type { Test, TestResults } from '../../src/shared/api';
+import { createSimulator } from '#simulator/index';
+import type { Test, TestResults } from '#shared/api/index';
 import {
   decideTest,
   decisionFacts,
   decideFrom,
   DEFAULT_DECISION_SETTINGS,
   type DecisionSettings,
-} from '../../src/shared/domain/decisions';
+} from '#shared/domain/decisions/index';
 import {
   decisionInput,
-  insertStore,
   lastDataDate,
-  openDatabase,
   readGlobalDecisionSettings,
   readTestPlan,
   refreshDecisionsStep,
   storeBasis,
-  upsertResults,
-  upsertTests,
   writeGlobalDecisionSettings,
   writeStoreOverrides,
   writeTestPlan,
-  type Db,
-} from '../../src/main/core/db';
-import { FACTS_VERSION, packDays, unpackDays } from '../../src/main/core/db/decision-facts';
+} from '#core/db/cache/decisions';
+import { insertStore } from '#core/db/cache/stores';
+import { openDatabase } from '#core/db/open';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { FACTS_VERSION, packDays, unpackDays } from '#core/db/cache/decision-facts';
 import { tempDir } from '../db/fixtures';
 import { asStored } from './support';
 

@@ -2,10 +2,13 @@
 // meaningful difference flat, anything else inconclusive; the portfolio report the same, flat at the end.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Test, TestResults } from '../../src/shared/api';
-import { OUTCOME_DEFINITION } from '../../src/shared/contract';
-import { openDatabase, upsertResults, upsertTests, type Db } from '../../src/main/core/db';
-import { PORTFOLIO_COLUMNS, portfolioReport } from '../../src/main/core/review/portfolio';
+import type { Test, TestResults } from '#shared/api/index';
+import { OUTCOME_DEFINITION } from '#shared/contract/index';
+import { openDatabase } from '#core/db/open';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { PORTFOLIO_COLUMNS, portfolioReport } from '#core/review/portfolio';
 import { addStore, makeTest } from '../db/fixtures';
 import { startCore, tempDir } from '../support/core';
 import { SHAPES, shapedResults } from './support';

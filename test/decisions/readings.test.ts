@@ -2,10 +2,12 @@
 // cnv as a count of conversions and ctr per visitor, beside the simulator's per-visit percentages.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import type { LearntReading } from '../../src/shared/domain/decisions';
-import { openDatabase, upsertResults, upsertTests } from '../../src/main/core/db';
-import type { Core } from '../../src/main/core/types';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
+import type { LearntReading } from '#shared/domain/decisions/index';
+import { openDatabase } from '#core/db/open';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Core } from '#core/types';
 import { addStore, makeTest } from '../db/fixtures';
 import { startCore, syncStore, tempDir } from '../support/core';
 import { SHAPES, shapedResults } from './support';

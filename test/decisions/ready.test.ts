@@ -5,15 +5,15 @@
 // A real core over SQLite syncs the simulator over loopback HTTP through a proxy that serves chosen
 // figures for a few tests; time is injected.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { CoreEvent, DecisionsReady, EventPayload } from '../../src/shared/contract';
-import type { Test } from '../../src/shared/api';
-import type { Core } from '../../src/main/core/types';
+import type { CoreEvent, DecisionsReady, EventPayload } from '#shared/contract/index';
+import type { Test } from '#shared/api/index';
+import type { Core } from '#core/types';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { ManualTime, watchSyncs } from '../support/manual-time';
 import { startResultsProxy, type ResultsProxy } from '../support/results-proxy';
 import { startCore, syncStore, tempDir } from '../support/core';

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import { TestFilter, type TestRow } from '../../src/shared/contract';
-import { TESTS_COLUMNS } from '../../src/main/core/reports/tests-report';
-import type { Core } from '../../src/main/core/types';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
+import { TestFilter, type TestRow } from '#shared/contract/index';
+import { TESTS_COLUMNS } from '#core/reports/tests-report';
+import type { Core } from '#core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 import { numberCell, parseCsv } from '../reports/support';
 

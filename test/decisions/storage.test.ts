@@ -3,13 +3,14 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import { decideTest, DEFAULT_DECISION_SETTINGS } from '../../src/shared/domain/decisions';
-import { MIGRATIONS, migrate } from '../../src/main/core/db/migrations';
-import { openDatabase, refreshDecisionsStep, storeBasis } from '../../src/main/core/db';
-import { FACTS_VERSION } from '../../src/main/core/db/decision-facts';
-import { REFRESH_STEP_ROWS } from '../../src/main/core/decisions/refresh';
-import type { Core } from '../../src/main/core/types';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
+import { decideTest, DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
+import { MIGRATIONS, migrate } from '#core/db/cache/migrations/index';
+import { openDatabase } from '#core/db/open';
+import { refreshDecisionsStep, storeBasis } from '#core/db/cache/decisions';
+import { FACTS_VERSION } from '#core/db/cache/decision-facts';
+import { REFRESH_STEP_ROWS } from '#core/decisions/refresh';
+import type { Core } from '#core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 import { asStored, nextEvent, testsWithResults } from './support';
 

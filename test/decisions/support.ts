@@ -1,9 +1,9 @@
 // Results shaped to give a chosen decision: daily figures from a start date at a rate a side, totals that
 // add up, and (for the readings) a store whose rates read differently from the simulator's.
-import { TestResults, type SideStatistics, type Test } from '../../src/shared/api';
-import type { CoreEvent, EventPayload } from '../../src/shared/contract';
-import type { Decision } from '../../src/shared/domain/decisions';
-import type { Core } from '../../src/main/core/types';
+import { TestResults, type SideStatistics, type Test } from '#shared/api/index';
+import type { CoreEvent, EventPayload } from '#shared/contract/index';
+import type { Decision } from '#shared/domain/decisions/index';
+import type { Core } from '#core/types';
 import { makeResults, stats } from '../db/fixtures';
 import { allTestRows } from '../support/core';
 

@@ -9,14 +9,14 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Test } from '../../src/shared/api';
-import type { Core } from '../../src/main/core/types';
+import type { Test } from '#shared/api/index';
+import type { Core } from '#core/types';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { SHAPES, shapedResults } from '../decisions/support';
 import { serveRenderer, type RendererServer } from '../support/e2e';
 import { startCore, syncStore, tempDir } from '../support/core';

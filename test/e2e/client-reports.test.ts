@@ -8,16 +8,16 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esc } from '../../src/main/core/reports/client/escape';
-import type { Core } from '../../src/main/core/types';
+import { esc } from '#core/reports/client/escape';
+import type { Core } from '#core/types';
 import { createDownloads } from '../../src/main/hosts/browser/downloads';
-import type { DecisionRow } from '../../src/shared/contract';
+import type { DecisionRow } from '#shared/contract/index';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { screenshotsAtEverySize } from '../support/chromium';
 import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, syncStore, tempDir, testSecrets } from '../support/core';

@@ -8,14 +8,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DecisionList, DecisionRow } from '../../src/shared/contract';
-import type { Core } from '../../src/main/core/types';
+import type { DecisionList, DecisionRow } from '#shared/contract/index';
+import type { Core } from '#core/types';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { SCREEN_SIZES, screenshotsAtEverySize } from '../support/chromium';
 import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, syncStore, testSecrets, tempDir } from '../support/core';

@@ -14,13 +14,13 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/main/core/types';
+import type { Core } from '#core/types';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { serveRenderer, type RendererServer } from '../support/e2e';
 import { startCore, syncStore, tempDir } from '../support/core';
 

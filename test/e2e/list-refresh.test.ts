@@ -2,14 +2,14 @@
 // browser host, a store of 2,500 tests served by the simulator over HTTP, the list scrolled deep.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/main/core/types';
-import { CALL_PATH } from '../../src/shared/http-bridge';
+import type { Core } from '#core/types';
+import { CALL_PATH } from '#shared/http-bridge';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, syncStore, tempDir } from '../support/core';
 

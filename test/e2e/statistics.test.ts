@@ -5,13 +5,13 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/main/core/types';
+import type { Core } from '#core/types';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { screenshotsAtEverySize } from '../support/chromium';
 import { openRenderer, type RendererWindow } from '../support/e2e';
 import { startCore, tempDir } from '../support/core';

@@ -3,8 +3,8 @@
 // it to the simulator over HTTP on loopback. Exit 2 on a bad argument, 1 on a refused edit.
 import { afterEach, expect, it } from 'vitest';
 import { runCli } from '../../src/main/hosts/cli/run';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
-import { ProblemError, type Problem } from '../../src/shared/problem';
+import { createMemorySecretStore } from '#core/secrets/index';
+import { ProblemError, type Problem } from '#shared/problem';
 import { startCore } from '../support/core';
 import { runTsx } from '../hosts/support/spawn';
 import {

@@ -2,7 +2,7 @@
 // was refused or conflicts. Driven through runCli with a real core on the world's data folder.
 import { afterEach, expect, it } from 'vitest';
 import { runCli } from '../../src/main/hosts/cli/run';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
+import { createMemorySecretStore } from '#core/secrets/index';
 import { startCore } from '../support/core';
 import { LAUNCHED, editsWorld, serverTest, testWithStatus, type EditsWorld } from './support';
 

@@ -1,6 +1,6 @@
 // Offline edits end to end in one process: real SQLite files, real HTTP on loopback to the simulator.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProblemError } from '../../src/shared/problem';
+import { ProblemError } from '#shared/problem';
 import {
   DRAFT,
   LAUNCHED,

@@ -10,9 +10,9 @@ import {
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
-import type { Test } from '../../src/shared/api';
-import { createKeychainSecretStore, createMemorySecretStore } from '../../src/main/core/secrets';
+} from '#simulator/index';
+import type { Test } from '#shared/api/index';
+import { createKeychainSecretStore, createMemorySecretStore } from '#core/secrets/index';
 import { runCli } from '../../src/main/hosts/cli/run';
 import { startCore, tempDir } from '../support/core';
 

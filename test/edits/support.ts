@@ -5,10 +5,10 @@ import {
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
-import type { Core } from '../../src/main/core/types';
-import type { Test } from '../../src/shared/api';
+} from '#simulator/index';
+import { createMemorySecretStore } from '#core/secrets/index';
+import type { Core } from '#core/types';
+import type { Test } from '#shared/api/index';
 import { startCore, syncStore, tempDir } from '../support/core';
 
 export type Sent = { method: string; path: string; body: unknown };

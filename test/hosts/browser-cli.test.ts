@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CALL_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../src/shared/http-bridge';
+import { CALL_PATH, TOKEN_HEADER, TOKEN_PARAM } from '#shared/http-bridge';
 import { startTsx, waitForLine } from './support/spawn';
 
 const ENTRY = 'src/main/hosts/browser/main.ts';

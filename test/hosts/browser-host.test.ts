@@ -8,8 +8,8 @@ import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/hosts/common/csp';
-import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER } from '../../src/shared/http-bridge';
-import { PROBLEM_TYPES, problem } from '../../src/shared/problem';
+import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER } from '#shared/http-bridge';
+import { PROBLEM_TYPES, problem } from '#shared/problem';
 import { send, type RawResponse } from './support/http';
 import { createTestCore } from './support/test-core';
 

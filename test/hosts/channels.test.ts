@@ -1,7 +1,7 @@
 // The zod-free name lists the preload is built from say exactly what the contract says.
 import { describe, expect, it } from 'vitest';
-import { CHANNELS, contract, events } from '../../src/shared/contract';
-import { EVENT_NAMES, METHOD_NAMES, MENU_COMMANDS } from '../../src/shared/channels';
+import { CHANNELS, contract, events } from '#shared/contract/index';
+import { EVENT_NAMES, METHOD_NAMES, MENU_COMMANDS } from '#shared/channels';
 
 describe('channels.ts', () => {
   it('lists every contract method, and nothing else', () => {

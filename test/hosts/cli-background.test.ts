@@ -5,8 +5,8 @@
 // the simulator over loopback HTTP.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runCli } from '../../src/main/hosts/cli/run';
-import { createMemorySecretStore, type SecretStore } from '../../src/main/core/secrets';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { createMemorySecretStore, type SecretStore } from '#core/secrets/index';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { startCore, tempDir } from '../support/core';
 
 let dir: ReturnType<typeof tempDir>;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { runTsx, type Finished } from './support/spawn';
 
 const ENTRY = 'src/main/hosts/cli/main.ts';

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dispatch } from '../../src/main/hosts/common/dispatch';
-import { createCore } from '../../src/main/core/create-core';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
-import { CHANNELS } from '../../src/shared/contract';
-import { PROBLEM_TYPES, problem } from '../../src/shared/problem';
+import { createCore } from '#core/create-core';
+import { createMemorySecretStore } from '#core/secrets/index';
+import { CHANNELS } from '#shared/contract/index';
+import { PROBLEM_TYPES, problem } from '#shared/problem';
 import { createTestCore } from './support/test-core';
 
 describe('dispatch', () => {

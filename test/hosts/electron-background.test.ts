@@ -2,8 +2,8 @@
 // reach the core, and "ready for a call" is one desktop notification whose click brings the window forward
 // on the Decisions view; the window is not sent what the notification showed.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DecisionsReady } from '../../src/shared/contract';
-import { EVENT_CHANNEL } from '../../src/shared/channels';
+import type { DecisionsReady } from '#shared/contract/index';
+import { EVENT_CHANNEL } from '#shared/channels';
 import { forwardEvents } from '../../src/main/hosts/electron/ipc';
 import {
   followMachine,

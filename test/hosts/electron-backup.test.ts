@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
-import type { Core } from '../../src/main/core/types';
+import { createMemorySecretStore } from '#core/secrets/index';
+import type { Core } from '#core/types';
 import { startCore } from '../support/core';
 
 const MOCKED = '(Electron mocked: the runtime cannot run here)';

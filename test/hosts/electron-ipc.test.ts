@@ -9,9 +9,9 @@ import {
 } from '../../src/main/hosts/electron/ipc';
 import { APP_INDEX_URL } from '../../src/main/hosts/electron/app-protocol';
 import type { RendererSource } from '../../src/main/hosts/electron/renderer-source';
-import { CHANNELS } from '../../src/shared/contract';
-import { EVENT_CHANNEL } from '../../src/shared/channels';
-import { PROBLEM_TYPES } from '../../src/shared/problem';
+import { CHANNELS } from '#shared/contract/index';
+import { EVENT_CHANNEL } from '#shared/channels';
+import { PROBLEM_TYPES } from '#shared/problem';
 import {
   FakeBrowserWindow,
   FakeWebContents,

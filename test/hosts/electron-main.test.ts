@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHANNELS } from '../../src/shared/contract';
-import { EVENT_CHANNEL } from '../../src/shared/channels';
+import { CHANNELS } from '#shared/contract/index';
+import { EVENT_CHANNEL } from '#shared/channels';
 import {
   app,
   FakeBrowserWindow,

@@ -2,7 +2,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { menuTemplate } from '../../src/main/hosts/electron/menu';
-import type { MenuCommand } from '../../src/shared/channels';
+import type { MenuCommand } from '#shared/channels';
 
 function flatten(items: readonly MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
   return items.flatMap((item) => [

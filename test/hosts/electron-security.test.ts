@@ -15,7 +15,7 @@ import { openExternalSafely, safeExternalUrl } from '../../src/main/hosts/electr
 import { APP_INDEX_URL } from '../../src/main/hosts/electron/app-protocol';
 import type { RendererSource } from '../../src/main/hosts/electron/renderer-source';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/hosts/common/csp';
-import { ProblemError } from '../../src/shared/problem';
+import { ProblemError } from '#shared/problem';
 import {
   createFakeSession,
   FakeBrowserWindow,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { _electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Bridge } from '../../src/shared/contract';
+import type { Bridge } from '#shared/contract/index';
 
 /** The Electron binary the npm package would run, without triggering its download (require('electron') would). */
 function electronBinary(): string | null {

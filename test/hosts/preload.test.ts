@@ -2,8 +2,8 @@
 import { relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from 'vite';
-import { contract, events } from '../../src/shared/contract';
-import { EVENT_CHANNEL } from '../../src/shared/channels';
+import { contract, events } from '#shared/contract/index';
+import { EVENT_CHANNEL } from '#shared/channels';
 import { contextBridge, ipcRenderer, MOCKED } from './support/fake-electron';
 
 vi.mock('electron', async () => import('./support/fake-electron'));

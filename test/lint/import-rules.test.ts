@@ -78,6 +78,26 @@ const forbidden: Record<string, Probe> = {
     code: `export const fs = require('node:fs');`,
     mentions: 'built-in "node:fs"',
   },
+  'renderer → #core alias': {
+    file: RENDERER_LIB,
+    code: `import { openDatabase } from '#core/db/open';\nvoid openDatabase;`,
+    mentions: 'src/main/core/db/open',
+  },
+  'renderer → #simulator alias': {
+    file: RENDERER,
+    code: `import '#simulator/index';`,
+    mentions: 'src/simulator',
+  },
+  'shared → #core alias': {
+    file: SHARED,
+    code: `import '#core/types';`,
+    mentions: 'src/main/core/types',
+  },
+  'preload → value from #shared/problem': {
+    file: PRELOAD,
+    code: `import { problemSchema } from '#shared/problem';\nvoid problemSchema;`,
+    mentions: 'import type',
+  },
   'renderer → re-export of main/core': {
     file: RENDERER_LIB,
     code: `export * from '../../../main/core';`,
@@ -228,7 +248,7 @@ const allowed: Record<string, Probe> = {
   },
   'renderer .svelte <script> → svelte and shared': {
     file: 'src/renderer/src/components/__LintProbe.svelte',
-    code: `<script lang="ts">\n  import { onMount } from 'svelte';\n  import { problemSchema } from '../../../shared/problem';\n  onMount(() => void problemSchema);\n</script>\n`,
+    code: `<script lang="ts">\n  import { onMount } from 'svelte';\n  import { problemSchema } from '#shared/problem';\n  onMount(() => void problemSchema);\n</script>\n`,
   },
   'preload → electron': {
     file: PRELOAD,
@@ -262,6 +282,14 @@ const allowed: Record<string, Probe> = {
     file: CORE,
     code: `import { problemSchema } from '../../shared/problem';\nvoid problemSchema;`,
   },
+  'core (deep) → #shared alias': {
+    file: 'src/main/core/sync/thread/__lint_probe.ts',
+    code: `import { problemSchema } from '#shared/problem';\nvoid problemSchema;`,
+  },
+  'renderer → import type by #shared alias': {
+    file: RENDERER_LIB,
+    code: `import type { Bridge } from '#shared/contract/index';\nexport type B = Bridge;`,
+  },
   'core → import() of keytar': {
     file: CORE,
     code: `export const keytar = await import('keytar');`,
@@ -293,6 +321,19 @@ async function lint(probe: Probe): Promise<{ layer: string[]; fatal: string[] }>
     fatal: messages.filter((m) => m.fatal).map((m) => m.message),
   };
 }
+
+describe('deep imports', () => {
+  it('reports an import three folders up, naming the aliases', async () => {
+    const [result] = await eslint.lintText(
+      `import { problemSchema } from '../../../shared/problem';\nvoid problemSchema;`,
+      {
+        filePath: path.join(root, RENDERER_LIB),
+      },
+    );
+    const messages = (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports');
+    expect(messages.map((m) => m.message).join('\n')).toContain('#shared/');
+  });
+});
 
 describe('layer import rules', () => {
   it.each(Object.entries(forbidden))('reports %s', async (_name, probe) => {

@@ -1,7 +1,7 @@
 // The local copy in the cache, on real SQLite files: a test's or campaign's row and raw JSON rewritten with
 // pending changes applied, and the tag and audience look-ups an edit needs.
 import { describe, expect, it } from 'vitest';
-import { getTestDetail } from '../../src/main/core/db';
+import { getTestDetail } from '#core/db/cache/reads';
 import {
   applyCampaignChanges,
   applyTestChanges,
@@ -17,7 +17,7 @@ import {
   tagsNamed,
   writeLocalCampaign,
   writeLocalTest,
-} from '../../src/main/core/outbox/local-copies';
+} from '#core/outbox/local-copies';
 import { customAudience, defaultAudience, makeCampaign, makeTest, tag } from '../db/fixtures';
 import { NOW, STORE, cache, outboxDb } from './support';
 

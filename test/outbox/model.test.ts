@@ -1,7 +1,7 @@
 // The outbox's model: rows merged into one record, what may be sent, mine against theirs, the local-id
 // remap and the conflict's hold and resolution, each rule on plain data.
 import { describe, expect, it } from 'vitest';
-import { EDIT_STATES } from '../../src/shared/contract';
+import { EDIT_STATES } from '#shared/contract/index';
 import {
   collapse,
   CONFLICT_NOTE,
@@ -17,7 +17,7 @@ import {
   type ConflictRecord,
   type OutboxRow,
   type PendingRecord,
-} from '../../src/main/core/outbox/model';
+} from '#core/outbox/model';
 
 let seq = 0;
 function row(fields: Partial<OutboxRow> = {}): OutboxRow {

@@ -1,17 +1,17 @@
 // The pusher against the simulated store over HTTP: one record at a time, oldest first, each by its
 // kind's sender; "later" keeps the record queued and stops the push, "no" fails that record only.
 import { describe, expect, it } from 'vitest';
-import type { Test } from '../../src/shared/api';
-import { WAITING_TO_BE_SENT } from '../../src/main/core/outbox/model';
-import { pushStore } from '../../src/main/core/outbox/push';
-import { recordCreate, recordEdit } from '../../src/main/core/outbox/queue';
+import type { Test } from '#shared/api/index';
+import { WAITING_TO_BE_SENT } from '#core/outbox/model';
+import { pushStore } from '#core/outbox/push';
+import { recordCreate, recordEdit } from '#core/outbox/queue';
 import {
   outboxRows,
   pendingRecord,
   pendingRecords,
   readOnlyReason,
   updateOutbox,
-} from '../../src/main/core/outbox/store';
+} from '#core/outbox/store';
 import { NOW, STORE, servedStore, type ServedStore } from './support';
 
 function editTitle(store: ServedStore, test: Test, title: string): void {

@@ -1,10 +1,10 @@
 // The user's side of the outbox, on real SQLite files: each step leaves the outbox and the local copy
 // consistent (an edit recorded with its base, a create with its local id, retry, discard, undo, resolve).
 import { describe, expect, it } from 'vitest';
-import type { Test } from '../../src/shared/api';
-import type { Db } from '../../src/main/core/db/types';
-import { cachedTest, tagById } from '../../src/main/core/outbox/local-copies';
-import { serverTest } from '../../src/main/core/outbox/rebase';
+import type { Test } from '#shared/api/index';
+import type { Db } from '#core/db/types';
+import { cachedTest, tagById } from '#core/outbox/local-copies';
+import { serverTest } from '#core/outbox/rebase';
 import {
   discardRecord,
   recordCreate,
@@ -13,15 +13,15 @@ import {
   resolveRecord,
   retryRecord,
   undoRow,
-} from '../../src/main/core/outbox/queue';
+} from '#core/outbox/queue';
 import {
   outboxRows,
   pendingRecord,
   rewriteRecord,
   serverCopy,
   updateOutbox,
-} from '../../src/main/core/outbox/store';
-import { heldInConflict } from '../../src/main/core/outbox/model';
+} from '#core/outbox/store';
+import { heldInConflict } from '#core/outbox/model';
 import { makeTest } from '../db/fixtures';
 import { NOW, STORE, cache, outboxDb } from './support';
 

@@ -1,7 +1,7 @@
 // The rebase, on real SQLite files: the cache's copy of a record with unsent edits is "server copy +
 // pending edits" after an edit, a pull, a crash between the two files, and once a create is settled.
 import { describe, expect, it } from 'vitest';
-import { cachedCampaign, cachedTest, tagById } from '../../src/main/core/outbox/local-copies';
+import { cachedCampaign, cachedTest, tagById } from '#core/outbox/local-copies';
 import {
   rebaseAll,
   rebasePulledLists,
@@ -9,15 +9,15 @@ import {
   rebaseRecord,
   serverTest,
   settleCreate,
-} from '../../src/main/core/outbox/rebase';
+} from '#core/outbox/rebase';
 import {
   appendOutbox,
   pendingRecord,
   saveServerCopy,
   serverCopy,
   outboxRows,
-} from '../../src/main/core/outbox/store';
-import type { Db } from '../../src/main/core/db/types';
+} from '#core/outbox/store';
+import type { Db } from '#core/db/types';
 import { customAudience, makeCampaign, makeTest, tag } from '../db/fixtures';
 import { NOW, STORE, cache, outboxDb } from './support';
 

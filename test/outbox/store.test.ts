@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/main/core/db/open';
+import { openDatabase } from '#core/db/open';
 import {
   appendOutbox,
   clearReadOnly,
@@ -27,8 +27,8 @@ import {
   serverCopy,
   updateOutbox,
   type NewOutboxRow,
-} from '../../src/main/core/outbox/store';
-import type { Db } from '../../src/main/core/db/types';
+} from '#core/outbox/store';
+import type { Db } from '#core/db/types';
 import { NOW, STORE, outboxDb } from './support';
 
 function append(db: Db, fields: Partial<NewOutboxRow> = {}): number {

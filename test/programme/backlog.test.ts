@@ -2,7 +2,7 @@
 // by the chosen score as the domain ranks them, the planner's days at each store's traffic, the filters
 // and their counts, and an inline edit made offline showing at once, marked as waiting to be sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLaunched } from '../../src/shared/domain/lifecycle';
+import { isLaunched } from '#shared/domain/lifecycle';
 import {
   BACKLOG_SCORES,
   backlogScore,
@@ -10,9 +10,9 @@ import {
   SCORE_NOTE,
   SCORE_WORDS,
   type BacklogScore,
-} from '../../src/shared/domain/programme';
-import type { Backlog, BacklogInput } from '../../src/shared/contract';
-import { ProblemError } from '../../src/shared/problem';
+} from '#shared/domain/programme/index';
+import type { Backlog, BacklogInput } from '#shared/contract/index';
+import { ProblemError } from '#shared/problem';
 import { detailedTests, syncedProgramme, type Detailed, type SyncedProgramme } from './support';
 
 let programme: SyncedProgramme;

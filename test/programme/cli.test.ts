@@ -2,8 +2,8 @@
 // data folder synced from the simulator over HTTP: the human output, --json, --store by name, the usage
 // errors, and each report's rows against the core's own figures, takeaways included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backlog, Learnings } from '../../src/shared/contract';
-import { REPORTS } from '../../src/main/core/reports/registry';
+import type { Backlog, Learnings } from '#shared/contract/index';
+import { REPORTS } from '#core/reports/registry';
 import { runTsx } from '../hosts/support/spawn';
 import { neutralised, numberCell, parseCsv } from '../reports/support';
 import { syncedProgramme, type SyncedProgramme } from './support';

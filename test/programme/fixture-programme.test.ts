@@ -3,17 +3,15 @@
 // the winner's lift is shrunk toward its store's mean: between the two, closer to the mean when the test is small.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestResults } from '../../src/shared/api';
-import type { Learnings } from '../../src/shared/contract';
-import { median } from '../../src/shared/domain/programme';
-import {
-  openDatabase,
-  readDecision,
-  upsertResults,
-  upsertTests,
-  type Db,
-} from '../../src/main/core/db';
-import type { Core } from '../../src/main/core/types';
+import type { TestResults } from '#shared/api/index';
+import type { Learnings } from '#shared/contract/index';
+import { median } from '#shared/domain/programme/index';
+import { openDatabase } from '#core/db/open';
+import { readDecision } from '#core/db/cache/decisions';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import type { Core } from '#core/types';
 import { addStore, makeTest, tag } from '../db/fixtures';
 import { shapedResults } from '../decisions/support';
 import { startCore, tempDir } from '../support/core';

@@ -9,10 +9,10 @@ import {
   shrink,
   yearlyImpact,
   type ConcludedTest,
-} from '../../src/shared/domain/programme';
-import { metricOfGoal } from '../../src/shared/domain/metrics';
-import { LearningsInput, type Learnings } from '../../src/shared/contract';
-import { ProblemError } from '../../src/shared/problem';
+} from '#shared/domain/programme/index';
+import { metricOfGoal } from '#shared/domain/metrics';
+import { LearningsInput, type Learnings } from '#shared/contract/index';
+import { ProblemError } from '#shared/problem';
 import { nextSyncReport } from '../support/core';
 import {
   asDomain,

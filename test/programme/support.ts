@@ -1,20 +1,20 @@
 // The programme's tests: stores synced from the simulator over loopback HTTP into a real data folder, and
 // what the programme should say, worked out independently from the bridge's own test details and calls.
-import type { Test } from '../../src/shared/api';
-import type { ConcludedTestRow } from '../../src/shared/contract';
-import type { Decision } from '../../src/shared/domain/decisions';
+import type { Test } from '#shared/api/index';
+import type { ConcludedTestRow } from '#shared/contract/index';
+import type { Decision } from '#shared/domain/decisions/index';
 import {
   CONCLUDING_CALLS,
   type ConcludedTest,
   type MeasuredLift,
-} from '../../src/shared/domain/programme';
+} from '#shared/domain/programme/index';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
-import type { Core } from '../../src/main/core/types';
+} from '#simulator/index';
+import type { Core } from '#core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 
 export type SyncedProgramme = {

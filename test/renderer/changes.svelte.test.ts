@@ -2,7 +2,7 @@
 // refresh, and a running sync refreshes at most every 2 s (only what is on screen), as views see it.
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { EventName, EventPayload, Resource } from '../../src/shared/contract';
+import type { EventName, EventPayload, Resource } from '#shared/contract/index';
 
 const listeners = vi.hoisted(() => new Map<string, Set<(payload: never) => void>>());
 // The bridge as the browser host's page has it: what the core emits reaches `on` listeners.

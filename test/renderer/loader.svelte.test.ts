@@ -2,7 +2,7 @@
 // for a key left behind, and keeps an error for the view to show (with its Retry).
 import { flushSync } from 'svelte';
 import { describe, expect, test, vi } from 'vitest';
-import { ProblemError, type Problem } from '../../src/shared/problem';
+import { ProblemError, type Problem } from '#shared/problem';
 
 // lib/api.ts builds its proxy over the page's bridge when imported; the loader never calls it.
 vi.hoisted(() => vi.stubGlobal('window', { splitbook: { on: () => () => undefined } }));

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDownloads } from '../../src/main/hosts/browser/downloads';
 import { startBrowserHost, type BrowserHost } from '../../src/main/hosts/browser/server';
-import { CALL_PATH, TOKEN_HEADER } from '../../src/shared/http-bridge';
+import { CALL_PATH, TOKEN_HEADER } from '#shared/http-bridge';
 import { parseCsv, reportFixture } from './support';
 
 let fixture: Awaited<ReturnType<typeof reportFixture>>;

@@ -1,14 +1,11 @@
 // A large cache for the memory test and the benchmark: simulated tests, each live for `days` days with the
 // simulator's generated results, written straight through the cache's write functions (no sync).
-import {
-  insertStore,
-  recordSyncOutcome,
-  upsertResults,
-  upsertTests,
-  type Db,
-} from '../../src/main/core/db';
-import { createSimulator } from '../../src/simulator';
-import { computeResults } from '../../src/simulator/results';
+import { insertStore, recordSyncOutcome } from '#core/db/cache/stores';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { createSimulator } from '#simulator/index';
+import { computeResults } from '#simulator/results';
 
 const DAY_MS = 86_400_000;
 const SEED = 4;

@@ -4,16 +4,17 @@
 // included) and on a bulk store, at the results' fetch time and days later.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE, USER_DATA_FILE } from '../../src/main/core/create-core';
-import { openDatabase, type Db } from '../../src/main/core/db';
-import { csvRow, csvTextRows, type CsvValue } from '../../src/main/core/reports/csv';
-import { dailyReport, dailyRows, dailyTextRows } from '../../src/main/core/reports/daily-report';
-import { NUMBER_KINDS } from '../../src/main/core/reports/export';
-import { dailyMatches } from '../../src/main/core/reports/results-text';
-import { analysedTestsRows, testsRows } from '../../src/main/core/reports/tests-report';
-import type { ReportContext } from '../../src/main/core/reports/types';
-import { unpackJson } from '../../src/main/core/db/values';
-import { TestFilter } from '../../src/shared/contract';
+import { DATABASE_FILE, USER_DATA_FILE } from '#core/create-core';
+import { openDatabase } from '#core/db/open';
+import type { Db } from '#core/db/types';
+import { csvRow, csvTextRows, type CsvValue } from '#core/reports/csv';
+import { dailyReport, dailyRows, dailyTextRows } from '#core/reports/daily-report';
+import { NUMBER_KINDS } from '#core/reports/export';
+import { dailyMatches } from '#core/reports/results-text';
+import { analysedTestsRows, testsRows } from '#core/reports/tests-report';
+import type { ReportContext } from '#core/reports/types';
+import { unpackJson } from '#core/db/values';
+import { TestFilter } from '#shared/contract/index';
 import { uuid } from '../db/fixtures';
 import { fillBulkStore } from './bulk';
 import { reportFixture } from './support';

@@ -1,7 +1,7 @@
 // CSV cells: RFC 4180 quoting and OWASP's formula-injection guard (every text cell quoted, a leading
 // quote where a formula could start, also after a separator another locale's spreadsheet splits on).
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow } from '../../src/main/core/reports/csv';
+import { csvCell, csvRow } from '#core/reports/csv';
 
 describe('csvCell', () => {
   it.each([

@@ -1,7 +1,7 @@
 // An API percent as a fraction, from its number and from its cached text: the two agree, exponents included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fraction, fractionText } from '../../src/main/core/reports/values';
+import { fraction, fractionText } from '#core/reports/values';
 
 describe('fraction and fractionText', () => {
   it('move the decimal point, exponents included', () => {

@@ -4,11 +4,11 @@
 // is the benchmark's bare loop: the same test and results rows read from SQLite, results unpacked.
 // Times are given as wall time (ms) and this process's CPU time (cpuMs).
 import { join } from 'node:path';
-import { openDatabase } from '../../src/main/core/db';
-import { unpackJson } from '../../src/main/core/db/values';
-import { writeExport } from '../../src/main/core/reports/export';
-import { writeFileAtomically } from '../../src/main/core/reports/write-file';
-import { TestFilter, type ExportFormat, type ReportName } from '../../src/shared/contract';
+import { openDatabase } from '#core/db/open';
+import { unpackJson } from '#core/db/values';
+import { writeExport } from '#core/reports/export';
+import { writeFileAtomically } from '#core/reports/write-file';
+import { TestFilter, type ExportFormat, type ReportName } from '#shared/contract/index';
 import { fillBulkStore } from './bulk';
 
 export const NOW = Date.parse('2026-11-01T12:00:00Z');

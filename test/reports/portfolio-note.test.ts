@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TESTS_COLUMNS } from '../../src/main/core/reports/tests-report';
-import { PORTFOLIO_COLUMNS } from '../../src/main/core/review/portfolio';
-import { TestFilter } from '../../src/shared/contract';
+import { TESTS_COLUMNS } from '#core/reports/tests-report';
+import { PORTFOLIO_COLUMNS } from '#core/review/portfolio';
+import { TestFilter } from '#shared/contract/index';
 import { uuid } from '../db/fixtures';
 import { numberCell, PAYLOADS, parseCsv, reportFixture, request } from './support';
 

@@ -11,10 +11,10 @@ import {
   matchedHead,
   resultsHead,
   type ResultsHead,
-} from '../../src/main/core/reports/results-text';
-import { TestResults } from '../../src/shared/api';
-import { createSimulator } from '../../src/simulator';
-import { isLaunched } from '../../src/shared/domain/lifecycle';
+} from '#core/reports/results-text';
+import { TestResults } from '#shared/api/index';
+import { createSimulator } from '#simulator/index';
+import { isLaunched } from '#shared/domain/lifecycle';
 import { stats } from '../db/fixtures';
 
 /** Records as the cache writes them: the validated record, JSON.stringify'd (db/values.ts packJson). */

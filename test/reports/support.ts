@@ -3,16 +3,16 @@
 // days, formula payloads in every kind of text).
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { Core } from '../../src/main/core/types';
-import { openDatabase } from '../../src/main/core/db/open';
-import { upsertTests } from '../../src/main/core/db/tests';
-import { upsertResults } from '../../src/main/core/db/results';
-import { replaceCustomAudiences } from '../../src/main/core/db/audiences';
-import { CustomAudience } from '../../src/shared/api';
+import type { Core } from '#core/types';
+import { openDatabase } from '#core/db/open';
+import { upsertTests } from '#core/db/cache/tests';
+import { upsertResults } from '#core/db/cache/results';
+import { replaceCustomAudiences } from '#core/db/cache/audiences';
+import { CustomAudience } from '#shared/api/index';
 import { makeResults, makeTest, stats, tag, uuid } from '../db/fixtures';
 import { nextSyncReport, startCore, tempDir } from '../support/core';
-import type { CoreDeps, ExportRequest } from '../../src/main/core';
-import { TestFilter } from '../../src/shared/contract';
+import type { CoreDeps, ExportRequest } from '#core/index';
+import { TestFilter } from '#shared/contract/index';
 
 export const PAYLOADS = [
   '=HYPERLINK("http://evil.example","click")',

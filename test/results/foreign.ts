@@ -1,6 +1,6 @@
 // Records as an independent implementation of the API sends them (issue 12): unknown enum values,
 // rates as fractions, a sparse daily map, camelCase goal names, and figures that disagree.
-import type { TestResults } from '../../src/shared/api';
+import type { TestResults } from '#shared/api/index';
 import { dateKey, evenDays, resultsOf, testOf } from '../statistics/support';
 
 /** A test whose goal is spelled `clickThroughRate`, which ran 31 days (1 to 31 May). */

@@ -1,14 +1,14 @@
 // Sync health never hides a failure (issue 12, items 7 and 9): a partial sync is not "up to date", and
 // one store's server being down is that store's problem, not "offline".
 import { describe, expect, it } from 'vitest';
-import type { StoreSummary } from '../../src/shared/contract';
+import type { StoreSummary } from '#shared/contract/index';
 import {
   allOffline,
   FRESHNESS_LABEL,
   freshness,
   isUnreachable,
   partialStores,
-} from '../../src/shared/domain/sync-health';
+} from '#shared/domain/sync-health';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 

@@ -1,7 +1,7 @@
 // Results that say only what the data says (issue 12, items 1–4): verdicts in words and sign, goals
 // matched whatever their spelling, disagreements surfaced, rates' scale judged, run length from dates.
 import { describe, expect, it } from 'vitest';
-import { isGoalId, metricOfGoal, rateScale } from '../../src/shared/domain/metrics';
+import { isGoalId, metricOfGoal, rateScale } from '#shared/domain/metrics';
 import {
   daysRunning,
   daysWithData,
@@ -9,7 +9,7 @@ import {
   knownTierLabel,
   liftTone,
   verdictOf,
-} from '../../src/shared/domain/verdict';
+} from '#shared/domain/verdict';
 import { foreignResults, foreignTest } from './foreign';
 
 describe('a verdict says who wins', () => {

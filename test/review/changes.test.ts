@@ -3,15 +3,15 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Test, TestResults } from '../../src/shared/api';
-import type { ChangeLine } from '../../src/shared/contract';
-import type { Core } from '../../src/main/core/types';
+import type { Test, TestResults } from '#shared/api/index';
+import type { ChangeLine } from '#shared/contract/index';
+import type { Core } from '#core/types';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { allTestRows, startCore, syncStore, tempDir, testSecrets } from '../support/core';
 
 const STORE = 'Acme Outdoor';

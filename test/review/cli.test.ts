@@ -1,6 +1,6 @@
 // `changes` and `review` as a user runs them (tsx child process) over a data folder synced from the simulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { runTsx } from '../hosts/support/spawn';
 import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
 

@@ -1,9 +1,12 @@
 // Portfolio figures against a hand-computed fixture of three stores, and the `portfolio` report's rows.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Test, TestResults } from '../../src/shared/api';
-import { openDatabase, upsertResults, upsertTests, type Db } from '../../src/main/core/db';
-import { portfolio, portfolioReport } from '../../src/main/core/review/portfolio';
+import type { Test, TestResults } from '#shared/api/index';
+import { openDatabase } from '#core/db/open';
+import { upsertResults } from '#core/db/cache/results';
+import { upsertTests } from '#core/db/cache/tests';
+import type { Db } from '#core/db/types';
+import { portfolio, portfolioReport } from '#core/review/portfolio';
 import { addStore, makeResults, makeTest, tag, tempDir } from '../db/fixtures';
 import { SHAPES, shapedResults } from '../decisions/support';
 

@@ -6,17 +6,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   markReviewed,
-  openDatabase,
   probabilityEnds,
   probabilityEndsAt,
   refreshReviewEnds,
   storeMark,
   thinDriftSnapshots,
   writeSnapshot,
-  type Db,
-} from '../../src/main/core/db';
-import { migrate } from '../../src/main/core/db/migrations';
-import { USER_DATA_MIGRATIONS } from '../../src/main/core/db/user-data/migrations';
+} from '#core/db/history/review';
+import { openDatabase } from '#core/db/open';
+import type { Db } from '#core/db/types';
+import { migrate } from '#core/db/cache/migrations/index';
+import { USER_DATA_MIGRATIONS } from '#core/db/user/migrations/migrations';
 import { addStore, tempDir } from '../db/fixtures';
 
 const DAY = 86_400_000;

@@ -6,9 +6,9 @@ import {
   createKeychainSecretStore,
   createMemorySecretStore,
   keychainProblem,
-} from '../../src/main/core/secrets';
-import { createKeyRing } from '../../src/main/core/stores/keys';
-import { ProblemError } from '../../src/shared/problem';
+} from '#core/secrets/index';
+import { createKeyRing } from '#core/stores/keys';
+import { ProblemError } from '#shared/problem';
 
 const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';
 

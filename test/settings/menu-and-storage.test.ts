@@ -3,10 +3,10 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { USER_DATA_FILE } from '../../src/main/core/create-core';
+import { USER_DATA_FILE } from '#core/create-core';
 import { menuTemplate } from '../../src/main/hosts/electron/menu';
-import type { MenuCommand } from '../../src/shared/channels';
-import { DEFAULT_SETTINGS } from '../../src/shared/contract';
+import type { MenuCommand } from '#shared/channels';
+import { DEFAULT_SETTINGS } from '#shared/contract/index';
 import { startCore, tempDir } from '../support/core';
 
 function flatten(items: readonly MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {

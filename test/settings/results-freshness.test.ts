@@ -2,20 +2,20 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { USER_DATA_FILE } from '../../src/main/core/create-core';
+import { USER_DATA_FILE } from '#core/create-core';
 import { dispatch } from '../../src/main/hosts/common/dispatch';
-import type { Core } from '../../src/main/core/types';
-import type { CoreEvent, ResultsFreshness } from '../../src/shared/contract';
-import { DEFAULT_SETTINGS } from '../../src/shared/contract';
-import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
+import type { Core } from '#core/types';
+import type { CoreEvent, ResultsFreshness } from '#shared/contract/index';
+import { DEFAULT_SETTINGS } from '#shared/contract/index';
+import { PROBLEM_TYPES, ProblemError } from '#shared/problem';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { startCore, syncStore, tempDir, testSecrets } from '../support/core';
-import type { SecretStore } from '../../src/main/core/secrets';
+import type { SecretStore } from '#core/secrets/index';
 
 const STORE = 'Acme Outdoor';
 const MINUTE = 60_000;

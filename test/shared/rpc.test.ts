@@ -3,16 +3,16 @@
 // or a problem, never a thrown error; no walker of the contract keeps a cast of its own.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { METHOD_NAMES } from '../../src/shared/channels';
-import { contract, type Bridge, type Services } from '../../src/shared/contract';
-import { createProxy, lookup, serve, type Serving } from '../../src/shared/rpc';
+import { METHOD_NAMES } from '#shared/channels';
+import { contract, type Bridge, type Services } from '#shared/contract/index';
+import { createProxy, lookup, serve, type Serving } from '#shared/rpc';
 import {
   MAIN_METHODS,
   THREAD_METHODS,
   type MainMethods,
   type ThreadMethods,
-} from '../../src/main/core/sync/thread/protocol';
-import type { Problem } from '../../src/shared/problem';
+} from '#core/sync/thread/protocol';
+import type { Problem } from '#shared/problem';
 
 /** A proxy's shape: each namespace's own method names, sorted, and whether each is a function. */
 function shape(table: object) {

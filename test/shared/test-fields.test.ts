@@ -4,7 +4,7 @@
 // fixtures/test-fields-before.json was written by the tables as they were, before they were derived.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TEST_STATUSES, type UpdateTestField } from '../../src/shared/api';
+import { TEST_STATUSES, type UpdateTestField } from '#shared/api/index';
 import {
   checkTestChange,
   lockMessage,
@@ -13,15 +13,15 @@ import {
   sameValue,
   testFieldLock,
   testFieldValue,
-} from '../../src/shared/domain/mutability';
+} from '#shared/domain/mutability';
 import {
   TEST_EDIT_FIELDS,
   TEST_FIELDS,
   testField,
   type TestEditField,
-} from '../../src/shared/domain/test-fields';
+} from '#shared/domain/test-fields';
 import { parseSets } from '../../src/main/hosts/cli/edit-command';
-import { applyTestChanges, saveTag } from '../../src/main/core/outbox/local-copies';
+import { applyTestChanges, saveTag } from '#core/outbox/local-copies';
 import { customAudience, defaultAudience, makeCampaign, makeTest, tag } from '../db/fixtures';
 import { STORE, cache, outboxDb } from '../outbox/support';
 

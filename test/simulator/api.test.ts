@@ -9,9 +9,9 @@ import {
   Test,
   TestListResponse,
   TestResults,
-} from '../../src/shared/api';
-import { isLaunched } from '../../src/shared/domain/lifecycle';
-import type { RequestLogEntry } from '../../src/simulator';
+} from '#shared/api/index';
+import { isLaunched } from '#shared/domain/lifecycle';
+import type { RequestLogEntry } from '#simulator/index';
 import { bearer, expectJson, expectProblem, jsonBody, keyOf, serve, type Served } from './support';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

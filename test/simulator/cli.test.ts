@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TestListResponse } from '../../src/shared/api';
+import { TestListResponse } from '#shared/api/index';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsxCli = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));

@@ -1,7 +1,7 @@
 // Rate limiting and fault injection, over real HTTP and in-process: each fault fails the way a real network does.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Test } from '../../src/shared/api';
-import { API_PREFIX, createSimulator } from '../../src/simulator';
+import { Test } from '#shared/api/index';
+import { API_PREFIX, createSimulator } from '#simulator/index';
 import { bearer, expectJson, expectProblem, keyOf, NOW, serve, type Served } from './support';
 
 let served: Served | null = null;

@@ -8,9 +8,9 @@ import {
   Test,
   TestResults,
   TEST_STATUSES,
-} from '../../src/shared/api';
-import { isEnded, isLaunched } from '../../src/shared/domain/lifecycle';
-import { API_PREFIX, createSimulator, METRICS } from '../../src/simulator';
+} from '#shared/api/index';
+import { isEnded, isLaunched } from '#shared/domain/lifecycle';
+import { API_PREFIX, createSimulator, METRICS } from '#simulator/index';
 import { bearer, NOW } from './support';
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

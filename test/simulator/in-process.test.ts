@@ -1,7 +1,7 @@
 // The in-process fetch the demo store uses: a faithful fetch with no port.
 import { describe, expect, it } from 'vitest';
-import { Test, TestListResponse } from '../../src/shared/api';
-import { API_PREFIX, createSimulator } from '../../src/simulator';
+import { Test, TestListResponse } from '#shared/api/index';
+import { API_PREFIX, createSimulator } from '#simulator/index';
 import { bearer, NOW } from './support';
 
 describe('in-process fetch', () => {

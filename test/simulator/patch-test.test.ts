@@ -1,7 +1,7 @@
 // PATCH /tests/{id} over HTTP: what a status locks (422 naming the field), what each field does, and the 400s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreatedTagResponse, type Test } from '../../src/shared/api';
-import { isLaunched } from '../../src/shared/domain/lifecycle';
+import { CreatedTagResponse, type Test } from '#shared/api/index';
+import { isLaunched } from '#shared/domain/lifecycle';
 import { expectJson, expectProblem, jsonBody, keyOf, serve, type Served } from './support';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

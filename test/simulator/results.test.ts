@@ -1,10 +1,10 @@
 // Results are internally consistent: rates are ratios of counts, segments and days add up, probabilities
 // sum to 1, and live tests gain a day of data per simulated day.
 import { describe, expect, it } from 'vitest';
-import type { SideStatistics, Test, TestResults } from '../../src/shared/api';
-import { isEnded, isLaunched, isLive } from '../../src/shared/domain/lifecycle';
-import { createSimulator, METRICS, metricOfGoal } from '../../src/simulator';
-import { normalCdf } from '../../src/simulator/statistics';
+import type { SideStatistics, Test, TestResults } from '#shared/api/index';
+import { isEnded, isLaunched, isLive } from '#shared/domain/lifecycle';
+import { createSimulator, METRICS, metricOfGoal } from '#simulator/index';
+import { normalCdf } from '#simulator/statistics';
 import { NOW } from './support';
 
 const COUNTS = [
@@ -248,7 +248,9 @@ describe('a planted sample-ratio mismatch', () => {
   it('makes the variant lose the given share of its visitors, and leaves other tests as they were', () => {
     const plain = createSimulator({ seed: 3, stores: [{ name: 'Plain', tests: 30 }] });
     const planted = createSimulator({ seed: 3, stores: [{ name: 'Plain', tests: 30 }] });
-    const tests = plain.snapshot('Plain').tests.filter((t) => t.variant !== null && plain.results('Plain', t.id) !== null);
+    const tests = plain
+      .snapshot('Plain')
+      .tests.filter((t) => t.variant !== null && plain.results('Plain', t.id) !== null);
     const [target, other] = tests;
     if (!target || !other) throw new Error('expected two tests with results');
     planted.plantSampleRatioMismatch('Plain', target.id, 0.3);

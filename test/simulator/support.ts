@@ -1,13 +1,13 @@
 // Shared set-up of the simulator tests: a simulator on a fixed clock served on loopback, and request helpers.
 import { expect } from 'vitest';
-import { ProblemDetails } from '../../src/shared/api';
+import { ProblemDetails } from '#shared/api/index';
 import {
   API_PREFIX,
   createSimulator,
   serveSimulator,
   type Simulator,
   type SimulatorOptions,
-} from '../../src/simulator';
+} from '#simulator/index';
 
 /** Every simulator in these tests sees this moment, unless a test moves its own clock. */
 export const NOW = Date.parse('2026-06-15T12:00:00Z');

@@ -6,8 +6,14 @@
 // 1–5%, and a true relative lift (0 for A/A, ±12% for the effects); each visitor converts or not
 // (Bernoulli), so the counts are exactly what a store would see. Checked on days 7 to 28 with the data
 // of the completed days, as a consultant syncing every morning would.
-import { decideTest, DEFAULT_DECISION_SETTINGS, mixtureHalfWidth, upperQuantile, type DecisionSettings } from '../../src/shared/domain/decisions';
-import { analyseBinary } from '../../src/shared/domain/statistics';
+import {
+  decideTest,
+  DEFAULT_DECISION_SETTINGS,
+  mixtureHalfWidth,
+  upperQuantile,
+  type DecisionSettings,
+} from '#shared/domain/decisions/index';
+import { analyseBinary } from '#shared/domain/statistics/index';
 import { resultsOf, side, testOf, type DayCounts } from './support';
 
 /** mulberry32: a small seeded generator, so a run is the same everywhere. */
@@ -53,7 +59,10 @@ function daysOf(trial: Trial, random: () => number): DayCounts[] {
     // The day's visitors (±20% from day to day), split evenly at random as an assignment does.
     const total = Math.max(2, Math.round(2 * trial.perDay * (0.8 + 0.4 * random())));
     const gauss = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-    const a = Math.min(total - 1, Math.max(1, Math.round(total / 2 + (Math.sqrt(total) / 2) * gauss)));
+    const a = Math.min(
+      total - 1,
+      Math.max(1, Math.round(total / 2 + (Math.sqrt(total) / 2) * gauss)),
+    );
     const b = total - a;
     const convert = (n: number, p: number) => {
       let c = 0;
@@ -69,7 +78,10 @@ function daysOf(trial: Trial, random: () => number): DayCounts[] {
   return out;
 }
 
-const ZERO_DAY: DayCounts = { control: { visitors: 0, conversions: 0 }, variant: { visitors: 0, conversions: 0 } };
+const ZERO_DAY: DayCounts = {
+  control: { visitors: 0, conversions: 0 },
+  variant: { visitors: 0, conversions: 0 },
+};
 
 /** GrowthBook's default: the sequence is tightest at 5,000 visitors in all. */
 const GROWTHBOOK_TUNING = 5000;
@@ -88,13 +100,31 @@ function logLift(days: readonly DayCounts[]) {
   if (ca === 0 || cb === 0) return null;
   const pa = ca / na;
   const pb = cb / nb;
-  return { theta: Math.log(pb / pa), variance: (1 - pa) / ca + (1 - pb) / cb, n: na + nb, ca, na, cb, nb };
+  return {
+    theta: Math.log(pb / pa),
+    variance: (1 - pa) / ca + (1 - pb) / cb,
+    n: na + nb,
+    ca,
+    na,
+    cb,
+    nb,
+  };
 }
 
 /** Runs one trial through every way of calling it. `everyDay` checks the decision daily (else on day 28 only: the same outcome, as a call once made stays). */
-export function runTrial(trial: Trial, random: () => number, settings: DecisionSettings = DEFAULT_DECISION_SETTINGS, everyDay = true): Outcome {
+export function runTrial(
+  trial: Trial,
+  random: () => number,
+  settings: DecisionSettings = DEFAULT_DECISION_SETTINGS,
+  everyDay = true,
+): Outcome {
   const days = daysOf(trial, random);
-  const test = testOf({ status: 'active', endAt: null, startAt: '2026-05-01T00:00:00Z', automaticallyEndAt: null });
+  const test = testOf({
+    status: 'active',
+    endAt: null,
+    startAt: '2026-05-01T00:00:00Z',
+    automaticallyEndAt: null,
+  });
   const outcome: Outcome = { sequential: null, fixed: null, peeking: null, alwaysValid: null };
   const alpha = 1 - settings.credibility;
   const z = upperQuantile(alpha / 2);
@@ -104,14 +134,24 @@ export function runTrial(trial: Trial, random: () => number, settings: DecisionS
       // The completed days and today's, still empty (as a sync early in the morning sees it).
       const results = resultsOf([...sofar, ZERO_DAY]);
       const call = decideTest({ test, results, settings })?.call;
-      if (outcome.sequential === null && (call === 'ship' || call === 'keep_control')) outcome.sequential = call;
+      if (outcome.sequential === null && (call === 'ship' || call === 'keep_control'))
+        outcome.sequential = call;
     }
     const estimate = logLift(sofar);
     if (estimate === null) continue;
-    const sign = (positive: boolean): 'ship' | 'keep_control' => (positive ? 'ship' : 'keep_control');
+    const sign = (positive: boolean): 'ship' | 'keep_control' =>
+      positive ? 'ship' : 'keep_control';
     if (outcome.peeking === null) {
-      const bayes = analyseBinary(side({ visitors: estimate.na, conversions: estimate.ca }), side({ visitors: estimate.nb, conversions: estimate.cb }), 'cvr');
-      if (bayes !== null && (bayes.pWin >= settings.credibility || bayes.pWin <= 1 - settings.credibility)) outcome.peeking = sign(bayes.pWin > 0.5);
+      const bayes = analyseBinary(
+        side({ visitors: estimate.na, conversions: estimate.ca }),
+        side({ visitors: estimate.nb, conversions: estimate.cb }),
+        'cvr',
+      );
+      if (
+        bayes !== null &&
+        (bayes.pWin >= settings.credibility || bayes.pWin <= 1 - settings.credibility)
+      )
+        outcome.peeking = sign(bayes.pWin > 0.5);
     }
     if (outcome.alwaysValid === null) {
       // GrowthBook: ρ² = (−2 ln α + ln(1 − 2 ln α)) / N*, per-observation variance s² = Var · n.
@@ -121,15 +161,25 @@ export function runTrial(trial: Trial, random: () => number, settings: DecisionS
       const half = mixtureHalfWidth(estimate.variance, tau2, alpha);
       if (Math.abs(estimate.theta) >= half) outcome.alwaysValid = sign(estimate.theta > 0);
     }
-    if (d === LAST_CHECK && Math.abs(estimate.theta) / Math.sqrt(estimate.variance) >= z) outcome.fixed = sign(estimate.theta > 0);
+    if (d === LAST_CHECK && Math.abs(estimate.theta) / Math.sqrt(estimate.variance) >= z)
+      outcome.fixed = sign(estimate.theta > 0);
   }
   return outcome;
 }
 
-export type Tally = { tests: number; right: Record<keyof Outcome, number>; wrong: Record<keyof Outcome, number> };
+export type Tally = {
+  tests: number;
+  right: Record<keyof Outcome, number>;
+  wrong: Record<keyof Outcome, number>;
+};
 
 /** Runs `trials` and counts, per method, calls on the true side and on the wrong side (any call is wrong for A/A). */
-export function tally(trials: readonly Trial[], random: () => number, settings?: DecisionSettings, everyDay = true): Tally {
+export function tally(
+  trials: readonly Trial[],
+  random: () => number,
+  settings?: DecisionSettings,
+  everyDay = true,
+): Tally {
   const zero = () => ({ sequential: 0, fixed: 0, peeking: 0, alwaysValid: 0 });
   const result: Tally = { tests: trials.length, right: zero(), wrong: zero() };
   for (const trial of trials) {
@@ -137,7 +187,8 @@ export function tally(trials: readonly Trial[], random: () => number, settings?:
     for (const method of Object.keys(outcome) as (keyof Outcome)[]) {
       const call = outcome[method];
       if (call === null) continue;
-      const right = trial.lift > 0 ? call === 'ship' : trial.lift < 0 ? call === 'keep_control' : false;
+      const right =
+        trial.lift > 0 ? call === 'ship' : trial.lift < 0 ? call === 'keep_control' : false;
       if (right) result.right[method] += 1;
       else result.wrong[method] += 1;
     }

@@ -1,21 +1,33 @@
 // Known answers of the decision on one test's goal: every call from counts chosen for it, days to a
 // decision, the revenue model, and the properties a careful analyst expects of any rule.
 import { describe, expect, it } from 'vitest';
-import type { Test, TestResults } from '../../src/shared/api';
+import type { Test, TestResults } from '#shared/api/index';
 import {
   Decision,
   decideTest,
   DEFAULT_DECISION_SETTINGS,
   goalFigures,
   type DecisionSettings,
-} from '../../src/shared/domain/decisions';
+} from '#shared/domain/decisions/index';
 import { dateKey, evenDays, resultsOf, testOf, type Counts, type DayCounts } from './support';
 
 const START = '2026-05-01';
 const running = (overrides: Partial<Test> = {}) =>
-  testOf({ status: 'active', startAt: `${START}T00:00:00Z`, endAt: null, automaticallyEndAt: null, ...overrides });
+  testOf({
+    status: 'active',
+    startAt: `${START}T00:00:00Z`,
+    endAt: null,
+    automaticallyEndAt: null,
+    ...overrides,
+  });
 const ended = (days: number, overrides: Partial<Test> = {}) =>
-  testOf({ status: 'completed', startAt: `${START}T00:00:00Z`, endAt: `${dateKey(START, days - 1)}T23:00:00Z`, automaticallyEndAt: null, ...overrides });
+  testOf({
+    status: 'completed',
+    startAt: `${START}T00:00:00Z`,
+    endAt: `${dateKey(START, days - 1)}T23:00:00Z`,
+    automaticallyEndAt: null,
+    ...overrides,
+  });
 
 /** `n` days of `perDay` visitors a side at the given rates, with a little day-to-day wobble that sums exactly. */
 function days(n: number, perDay: number, controlRate: number, variantRate: number): DayCounts[] {
@@ -31,11 +43,18 @@ function days(n: number, perDay: number, controlRate: number, variantRate: numbe
 
 /** Results of complete days and, for an active test, today's day still in progress (empty). */
 function resultsRunning(complete: DayCounts[], overrides: Partial<TestResults> = {}): TestResults {
-  const today: DayCounts = { control: { visitors: 0, conversions: 0 }, variant: { visitors: 0, conversions: 0 } };
+  const today: DayCounts = {
+    control: { visitors: 0, conversions: 0 },
+    variant: { visitors: 0, conversions: 0 },
+  };
   return resultsOf([...complete, today], overrides);
 }
 
-function decide(test: Test, results: TestResults, settings: DecisionSettings = DEFAULT_DECISION_SETTINGS) {
+function decide(
+  test: Test,
+  results: TestResults,
+  settings: DecisionSettings = DEFAULT_DECISION_SETTINGS,
+) {
   const decision = decideTest({ test, results, settings });
   if (decision === null) throw new Error('no decision');
   // Every call parses with its schema: what the cache stores and the bridge carries.
@@ -49,7 +68,9 @@ describe('decideTest: one call per test on its goal', () => {
     expect(d.call).toBe('ship');
     expect(d.words).toBe('Ship the variant');
     expect(d.method).toBe('group-sequential');
-    expect(d.reason).toMatch(/^conversion rate \+\d+\.\d% \(95% sequential interval \+\d+\.\d% to \+\d+\.\d%\), [>\d.]+% chance to win, \d+ days, [\d,]+ vs [\d,]+ conversions\.$/);
+    expect(d.reason).toMatch(
+      /^conversion rate \+\d+\.\d% \(95% sequential interval \+\d+\.\d% to \+\d+\.\d%\), [>\d.]+% chance to win, \d+ days, [\d,]+ vs [\d,]+ conversions\.$/,
+    );
     expect(d.basis).toMatch(/Group sequential test \(O'Brien–Fleming spending\), look on day \d+/);
     expect(d.basis).toMatch(/credibility 95%, effect ±5%, ≥7 days, ≥100 conversions a side/);
     // The look crossed its boundary, and its interval excludes no effect.
@@ -68,7 +89,10 @@ describe('decideTest: one call per test on its goal', () => {
     const d = decide(running(), resultsRunning(days(2, 2000, 0.03, 0.04)));
     expect(d.goal?.pWin).toBeGreaterThan(0.99);
     expect(d.call).toBe('keep_running');
-    expect(d.guards.find((g) => g.id === 'runtime')).toMatchObject({ ok: false, text: '2 days of data (7 needed)' });
+    expect(d.guards.find((g) => g.id === 'runtime')).toMatchObject({
+      ok: false,
+      text: '2 days of data (7 needed)',
+    });
     // Five more days to the minimum runtime at least, and the date from the last complete day.
     expect(d.daysToDecision).toBeGreaterThanOrEqual(5);
     expect(d.decisionDate).toBe(dateKey(START, 1 + (d.daysToDecision ?? 0)));
@@ -76,16 +100,24 @@ describe('decideTest: one call per test on its goal', () => {
   });
 
   it('a sample-ratio mismatch: check the data first, whatever the lift', () => {
-    const skewed = days(28, 2000, 0.03, 0.04).map((day) => ({ ...day, variant: { ...day.variant, visitors: Math.round(day.variant.visitors * 0.9) } }));
+    const skewed = days(28, 2000, 0.03, 0.04).map((day) => ({
+      ...day,
+      variant: { ...day.variant, visitors: Math.round(day.variant.visitors * 0.9) },
+    }));
     const d = decide(ended(28), resultsOf(skewed));
     expect(d.call).toBe('check_data');
-    expect(d.reason).toMatch(/^Visitors did not split as configured \(visitors split 52\.6% \/ 47\.4% against 50% \/ 50% configured/);
+    expect(d.reason).toMatch(
+      /^Visitors did not split as configured \(visitors split 52\.6% \/ 47\.4% against 50% \/ 50% configured/,
+    );
     expect(d.guards.find((g) => g.id === 'sample-ratio')?.ok).toBe(false);
   });
 
   it('counts that cannot be true under any reading: check the data first', () => {
     const base = resultsOf(days(14, 500, 0.03, 0.03));
-    const impossible = { ...base, variant: { ...base.variant, conversions: base.variant.visitors + 5 } };
+    const impossible = {
+      ...base,
+      variant: { ...base.variant, conversions: base.variant.visitors + 5 },
+    };
     const d = decide(ended(14), impossible);
     expect(d.call).toBe('check_data');
     expect(d.reason).toMatch(/^Counts that cannot be true: the variant has more conversions/);
@@ -93,7 +125,10 @@ describe('decideTest: one call per test on its goal', () => {
 
   it('daily figures that contradict the totals: check the data first', () => {
     const base = resultsOf(days(14, 500, 0.03, 0.03));
-    const d = decide(ended(14), { ...base, control: { ...base.control, orders: base.control.orders + 40 } });
+    const d = decide(ended(14), {
+      ...base,
+      control: { ...base.control, orders: base.control.orders + 40 },
+    });
     expect(d.call).toBe('check_data');
     expect(d.reason).toMatch(/daily figures do not add up/);
   });
@@ -119,13 +154,28 @@ describe('decideTest: one call per test on its goal', () => {
     expect(d.daysToDecision).toBeGreaterThanOrEqual(1);
     expect(d.daysToDecision).toBeLessThanOrEqual(18);
     expect(d.reason).toMatch(/^Conversion rate \+\d+\.\d% so far/);
-    expect(d.plan).toMatchObject({ plannedDays: 28, source: 'setting', endDate: dateKey(START, 27) });
+    expect(d.plan).toMatchObject({
+      plannedDays: 28,
+      source: 'setting',
+      endDate: dateKey(START, 27),
+    });
   });
 
-  it('the goal metric decides, not the API\'s top-level lift: an add-to-cart test whose carts fell', () => {
-    const carts = (visitors: number, rate: number): Counts => ({ visitors, conversions: Math.round(visitors * 0.03), carts: Math.round(visitors * rate) });
-    const daily = Array.from({ length: 28 }, () => ({ control: carts(3000, 0.081), variant: carts(3000, 0.0798) }));
-    const results = resultsOf(daily, { lift: 35.7, variantProbabilityWin: 0.97, controlProbabilityWin: 0.03 });
+  it("the goal metric decides, not the API's top-level lift: an add-to-cart test whose carts fell", () => {
+    const carts = (visitors: number, rate: number): Counts => ({
+      visitors,
+      conversions: Math.round(visitors * 0.03),
+      carts: Math.round(visitors * rate),
+    });
+    const daily = Array.from({ length: 28 }, () => ({
+      control: carts(3000, 0.081),
+      variant: carts(3000, 0.0798),
+    }));
+    const results = resultsOf(daily, {
+      lift: 35.7,
+      variantProbabilityWin: 0.97,
+      controlProbabilityWin: 0.03,
+    });
     const test = ended(28, { goal: 'add-to-cart-rate' });
     const figures = goalFigures(test, results);
     expect(figures?.metric).toBe('acr');
@@ -136,7 +186,12 @@ describe('decideTest: one call per test on its goal', () => {
   });
 
   it('revenue goals get a chance to win and an interval, labelled approximate, never narrower than the orders allow', () => {
-    const money = (visitors: number, orders: number, revenue: number): Counts => ({ visitors, conversions: orders, orders, revenue });
+    const money = (visitors: number, orders: number, revenue: number): Counts => ({
+      visitors,
+      conversions: orders,
+      orders,
+      revenue,
+    });
     const daily = Array.from({ length: 28 }, (_, i) => ({
       control: money(2000, 60, 60 * 50 * (i % 2 === 0 ? 1.05 : 0.95)),
       variant: money(2000, 66, 66 * 50 * (i % 2 === 0 ? 1.05 : 0.95)),
@@ -153,13 +208,22 @@ describe('decideTest: one call per test on its goal', () => {
   });
 
   it('a goal Splitbook cannot read gets no call, said so', () => {
-    const d = decide(ended(14, { goal: 'newsletter-signups' }), resultsOf(days(14, 500, 0.03, 0.03)));
+    const d = decide(
+      ended(14, { goal: 'newsletter-signups' }),
+      resultsOf(days(14, 500, 0.03, 0.03)),
+    );
     expect(d.call).toBe('cannot_conclude');
     expect(d.reason).toMatch(/cannot read the goal "newsletter-signups"/);
   });
 
   it('a test without a variant has no call', () => {
-    expect(decideTest({ test: ended(14, { variant: null }), results: resultsOf(days(14, 500, 0.03, 0.03)), settings: DEFAULT_DECISION_SETTINGS })).toBeNull();
+    expect(
+      decideTest({
+        test: ended(14, { variant: null }),
+        results: resultsOf(days(14, 500, 0.03, 0.03)),
+        settings: DEFAULT_DECISION_SETTINGS,
+      }),
+    ).toBeNull();
   });
 
   it('the settings are honoured and named: a stricter credibility needs more', () => {
@@ -172,7 +236,10 @@ describe('decideTest: one call per test on its goal', () => {
   });
 
   it('the plan comes from automaticallyEndAt when set', () => {
-    const d = decide(running({ automaticallyEndAt: `${dateKey(START, 14)}T00:00:00Z` }), resultsRunning(days(10, 2500, 0.03, 0.0335)));
+    const d = decide(
+      running({ automaticallyEndAt: `${dateKey(START, 14)}T00:00:00Z` }),
+      resultsRunning(days(10, 2500, 0.03, 0.0335)),
+    );
     expect(d.plan).toMatchObject({ plannedDays: 14, source: 'automatically-end-at' });
   });
 
@@ -183,11 +250,15 @@ describe('decideTest: one call per test on its goal', () => {
     expect(d.call).toBe('ship');
     expect(d.method).toBe('always-valid');
     expect(d.look?.boundary).toBeLessThan(3.27);
-    expect(d.basis).toMatch(/^Always-valid interval \(normal mixture\) on the 4\.\d% of budget left/);
+    expect(d.basis).toMatch(
+      /^Always-valid interval \(normal mixture\) on the 4\.\d% of budget left/,
+    );
     // Weaker, and nothing is left to call it: cannot conclude, saying what it would take.
     const weaker = decide(ended(12), resultsOf(days(12, 3000, 0.03, 0.03 * 1.1)));
     expect(weaker.call).toBe('cannot_conclude');
-    expect(weaker.reason).toMatch(/^The test ended without a call: conversion rate \+10\.0%.*detecting ±5% on conversion rate would take about \d+ (weeks|months) at its traffic\.$/);
+    expect(weaker.reason).toMatch(
+      /^The test ended without a call: conversion rate \+10\.0%.*detecting ±5% on conversion rate would take about \d+ (weeks|months) at its traffic\.$/,
+    );
   });
 
   it('a plan changed after launch: recorded, and only always-valid calls follow it', () => {
@@ -200,8 +271,14 @@ describe('decideTest: one call per test on its goal', () => {
       planSource: 'test',
       planChange: { date: dateKey(START, 14), previousDays: 28 },
     });
-    expect(changed?.plan).toMatchObject({ plannedDays: 60, source: 'test', changedOn: dateKey(START, 14), previousDays: 28 });
-    if (changed?.call === 'ship' && d.call === 'ship' && (d.look?.day ?? 0) >= 15) expect(changed.method).toBe('always-valid');
+    expect(changed?.plan).toMatchObject({
+      plannedDays: 60,
+      source: 'test',
+      changedOn: dateKey(START, 14),
+      previousDays: 28,
+    });
+    if (changed?.call === 'ship' && d.call === 'ship' && (d.look?.day ?? 0) >= 15)
+      expect(changed.method).toBe('always-valid');
   });
 });
 
@@ -219,7 +296,9 @@ describe('decideTest: properties', () => {
       [0.05, 0.052],
       [0.034, 0.03],
     ] as const) {
-      const calls = [1, 2, 3, 5, 8].map((k) => decide(ended(28), resultsOf(scaled(days(28, 400, a, b), k))).call);
+      const calls = [1, 2, 3, 5, 8].map(
+        (k) => decide(ended(28), resultsOf(scaled(days(28, 400, a, b), k))).call,
+      );
       const opposite = b > a ? 'keep_control' : 'ship';
       expect(calls).not.toContain(opposite);
       // Once the larger sample calls it, every larger one does too.
@@ -253,7 +332,8 @@ describe('decideTest: properties', () => {
   it('a call once made stays made as later days come in (checking daily cannot undo it)', () => {
     const list = days(28, 2000, 0.03, 0.036);
     const calls = [];
-    for (let d = 7; d <= 28; d++) calls.push(decide(running(), resultsRunning(list.slice(0, d))).call);
+    for (let d = 7; d <= 28; d++)
+      calls.push(decide(running(), resultsRunning(list.slice(0, d))).call);
     const first = calls.indexOf('ship');
     expect(first).toBeGreaterThanOrEqual(0);
     expect(calls.slice(first).every((c) => c === 'ship')).toBe(true);
@@ -262,15 +342,27 @@ describe('decideTest: properties', () => {
 
 describe('evenDays fixtures stay consistent', () => {
   it('the totals are the sums of the days (no data check fires on a plain fixture)', () => {
-    const d = decide(ended(14), resultsOf(evenDays(14, { visitors: 1000, conversions: 30 }, { visitors: 1000, conversions: 30 })));
+    const d = decide(
+      ended(14),
+      resultsOf(
+        evenDays(14, { visitors: 1000, conversions: 30 }, { visitors: 1000, conversions: 30 }),
+      ),
+    );
     expect(d.call).not.toBe('check_data');
   });
 });
 
 describe('the planner', () => {
   it('agrees with the sample-size arithmetic: 5% on a 2.6% rate at 510 visitors a day is about three years', async () => {
-    const { plannedDaysNeeded } = await import('../../src/shared/domain/decisions');
-    const days = plannedDaysNeeded({ metric: 'cvr', eventRate: 0.026, baseline: 0.026, dailyVisitors: 510, settings: DEFAULT_DECISION_SETTINGS }) ?? 0;
+    const { plannedDaysNeeded } = await import('#shared/domain/decisions/index');
+    const days =
+      plannedDaysNeeded({
+        metric: 'cvr',
+        eventRate: 0.026,
+        baseline: 0.026,
+        dailyVisitors: 510,
+        settings: DEFAULT_DECISION_SETTINGS,
+      }) ?? 0;
     // n a side = (c + z₀.₈)² · 2(1 − p)/p / log(1.05)² with c ≈ 2.2 (daily looks): ≈ 290,000 → ≈ 1,140 days.
     expect(days).toBeGreaterThan(1000);
     expect(days).toBeLessThan(1300);

@@ -1,25 +1,36 @@
 // The cumulative curve over time: one point per readable day, ending at the cumulative counts.
 import { describe, expect, it } from 'vitest';
-import { overTime } from '../../src/shared/domain/statistics/over-time';
-import { compareRates } from '../../src/shared/domain/statistics/probability';
-import { posteriorOf } from '../../src/shared/domain/statistics/posterior';
-import { dayNumberOf } from '../../src/shared/domain/statistics/daily';
+import { overTime } from '#shared/domain/statistics/over-time';
+import { compareRates } from '#shared/domain/statistics/probability';
+import { posteriorOf } from '#shared/domain/statistics/posterior';
+import { dayNumberOf } from '#shared/domain/statistics/daily';
 import { evenDays, resultsOf } from './support';
 
 describe('over time', () => {
   it('gives one cumulative point per day, in date order, skipping keys that are not dates', () => {
-    const results = resultsOf(evenDays(10, { visitors: 1000, conversions: 30 }, { visitors: 1000, conversions: 36 }));
-    const daily = { ...results.daily, 'not-a-date': Object.values(results.daily)[0], '2026-02-31': Object.values(results.daily)[0] };
+    const results = resultsOf(
+      evenDays(10, { visitors: 1000, conversions: 30 }, { visitors: 1000, conversions: 36 }),
+    );
+    const daily = {
+      ...results.daily,
+      'not-a-date': Object.values(results.daily)[0],
+      '2026-02-31': Object.values(results.daily)[0],
+    };
     const points = overTime(daily as typeof results.daily, 'cvr');
     expect(points).toHaveLength(10);
     expect(points.map((p) => p.date)).toEqual([...points.map((p) => p.date)].sort());
     const last = points[points.length - 1];
     expect(last?.controlTrials).toBe(10_000);
     expect(last?.variantCount).toBe(360);
-    expect(last?.pWin).toBeCloseTo(compareRates(posteriorOf(300, 10_000), posteriorOf(360, 10_000)).pWin, 12);
+    expect(last?.pWin).toBeCloseTo(
+      compareRates(posteriorOf(300, 10_000), posteriorOf(360, 10_000)).pWin,
+      12,
+    );
     // More data, narrower interval.
     const first = points[0];
-    expect((last?.liftCiHigh ?? 0) - (last?.liftCiLow ?? 0)).toBeLessThan((first?.liftCiHigh ?? 0) - (first?.liftCiLow ?? 0));
+    expect((last?.liftCiHigh ?? 0) - (last?.liftCiLow ?? 0)).toBeLessThan(
+      (first?.liftCiHigh ?? 0) - (first?.liftCiLow ?? 0),
+    );
   });
 
   it('reads only real calendar dates as days', () => {

@@ -1,8 +1,12 @@
 // P(variant beats control) and expected loss match SciPy's references, by both methods, and obey their symmetries.
 import { describe, expect, it } from 'vitest';
 import fixtures from './fixtures/statistics.json';
-import { logPosterior, posteriorOf } from '../../src/shared/domain/statistics/posterior';
-import { compareRates, exactProbabilityBeats, quadratureComparison } from '../../src/shared/domain/statistics/probability';
+import { logPosterior, posteriorOf } from '#shared/domain/statistics/posterior';
+import {
+  compareRates,
+  exactProbabilityBeats,
+  quadratureComparison,
+} from '#shared/domain/statistics/probability';
 
 const cases = fixtures.binary.map((c) => ({
   ...c,
@@ -26,15 +30,20 @@ describe('P(variant beats control)', () => {
   });
 
   it('uses the quadrature only when every count is large', () => {
-    expect(compareRates(posteriorOf(30_000, 1_000_000), posteriorOf(30_500, 1_000_000)).method).toBe('quadrature');
+    expect(
+      compareRates(posteriorOf(30_000, 1_000_000), posteriorOf(30_500, 1_000_000)).method,
+    ).toBe('quadrature');
     expect(compareRates(posteriorOf(0, 1_000_000), posteriorOf(5, 1_000_000)).method).toBe('exact');
   });
 
-  it.each(cases)('P(B > A) = 1 - P(A > B) for $name (to 1e-9 exact, to the quadrature error of ~1e-6 otherwise)', (c) => {
-    const forward = compareRates(c.a, c.b);
-    const backward = compareRates(c.b, c.a);
-    expect(forward.pWin + backward.pWin).toBeCloseTo(1, forward.method === 'exact' ? 9 : 5);
-  });
+  it.each(cases)(
+    'P(B > A) = 1 - P(A > B) for $name (to 1e-9 exact, to the quadrature error of ~1e-6 otherwise)',
+    (c) => {
+      const forward = compareRates(c.a, c.b);
+      const backward = compareRates(c.b, c.a);
+      expect(forward.pWin + backward.pWin).toBeCloseTo(1, forward.method === 'exact' ? 9 : 5);
+    },
+  );
 
   it('is one half for identical sides', () => {
     expect(compareRates(posteriorOf(37, 1200), posteriorOf(37, 1200)).pWin).toBeCloseTo(0.5, 12);
@@ -44,8 +53,12 @@ describe('P(variant beats control)', () => {
 describe('expected loss', () => {
   it.each(cases)('matches SciPy for $name (relative 1e-3, or 1e-12 absolute)', (c) => {
     const result = compareRates(c.a, c.b);
-    expect(Math.abs(result.expectedLossVariant - c.expectedLossVariant)).toBeLessThan(1e-12 + 1e-3 * c.expectedLossVariant);
-    expect(Math.abs(result.expectedLossControl - c.expectedLossControl)).toBeLessThan(1e-12 + 1e-3 * c.expectedLossControl);
+    expect(Math.abs(result.expectedLossVariant - c.expectedLossVariant)).toBeLessThan(
+      1e-12 + 1e-3 * c.expectedLossVariant,
+    );
+    expect(Math.abs(result.expectedLossControl - c.expectedLossControl)).toBeLessThan(
+      1e-12 + 1e-3 * c.expectedLossControl,
+    );
   });
 
   it('of one choice is the other choice seen from the other side', () => {

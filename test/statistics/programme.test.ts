@@ -9,10 +9,15 @@ import {
   shrink,
   yearlyImpact,
   type ConcludedTest,
-} from '../../src/shared/domain/programme';
+} from '#shared/domain/programme/index';
 
 describe('the backlog', () => {
-  const idea = (title: string, impact: number | null, effort: number | null, priority: string | null = null) => ({ title, impact, effort, priority });
+  const idea = (
+    title: string,
+    impact: number | null,
+    effort: number | null,
+    priority: string | null = null,
+  ) => ({ title, impact, effort, priority });
 
   it('scores impact ÷ effort by default, and says nothing when an input is missing', () => {
     expect(backlogScore(idea('a', 8, 2), 'impact-per-effort')).toBe(4);
@@ -24,7 +29,13 @@ describe('the backlog', () => {
 
   it('ranks the highest score first, ties by priority (known words before unknown), unscored last', () => {
     const ranked = rankBacklog(
-      [idea('Zeta', 6, 3, 'low'), idea('Alpha', 6, 3, 'HIGH'), idea('Beta', 9, 1), idea('Gamma', null, 1, 'high'), idea('Delta', 6, 3, 'urgent-ish')],
+      [
+        idea('Zeta', 6, 3, 'low'),
+        idea('Alpha', 6, 3, 'HIGH'),
+        idea('Beta', 9, 1),
+        idea('Gamma', null, 1, 'high'),
+        idea('Delta', 6, 3, 'urgent-ish'),
+      ],
       'impact-per-effort',
     );
     expect(ranked.map((r) => r.title)).toEqual(['Beta', 'Alpha', 'Zeta', 'Delta', 'Gamma']);
@@ -33,7 +44,11 @@ describe('the backlog', () => {
 });
 
 describe('learnings', () => {
-  const t = (call: ConcludedTest['call'], lift: number | null, extra: Partial<ConcludedTest> = {}): ConcludedTest => ({
+  const t = (
+    call: ConcludedTest['call'],
+    lift: number | null,
+    extra: Partial<ConcludedTest> = {},
+  ): ConcludedTest => ({
     storeId: 's',
     testId: `${call}-${lift}-${extra.title ?? ''}`,
     title: extra.title ?? 'x',
@@ -57,12 +72,28 @@ describe('learnings', () => {
       t('check_data', 0.5),
     ];
     const l = learnings(programme);
-    expect(l).toMatchObject({ concluded: 4, ship: 2, keepControl: 1, noDifference: 1, winRate: 0.5, noDifferenceRate: 0.25 });
+    expect(l).toMatchObject({
+      concluded: 4,
+      ship: 2,
+      keepControl: 1,
+      noDifference: 1,
+      winRate: 0.5,
+      noDifferenceRate: 0.25,
+    });
     expect(l.medianWinnerLift).toBeCloseTo(0.09, 12);
     expect(l.medianLoserLift).toBeCloseTo(-0.08, 12);
     expect(l.medianDaysToDecision).toBe(24);
-    expect(l.byTag.find((b) => b.key === 'Checkout')).toMatchObject({ concluded: 2, wins: 2, winRate: 1 });
-    expect(l.byTag.find((b) => b.key === 'UX')).toMatchObject({ concluded: 2, wins: 1, losses: 1, winRate: 0.5 });
+    expect(l.byTag.find((b) => b.key === 'Checkout')).toMatchObject({
+      concluded: 2,
+      wins: 2,
+      winRate: 1,
+    });
+    expect(l.byTag.find((b) => b.key === 'UX')).toMatchObject({
+      concluded: 2,
+      wins: 1,
+      losses: 1,
+      winRate: 0.5,
+    });
     expect(l.bySurfaceArea.find((b) => b.key === 'pdp')).toMatchObject({ flat: 1 });
     expect(l.perMonth).toEqual([
       { month: '2026-09', ship: 1, keepControl: 0, noDifference: 0 },
@@ -73,13 +104,20 @@ describe('learnings', () => {
   });
 
   it('has no rates when nothing concluded', () => {
-    expect(learnings([t('keep_running', 0.1)])).toMatchObject({ concluded: 0, winRate: null, medianWinnerLift: null });
+    expect(learnings([t('keep_running', 0.1)])).toMatchObject({
+      concluded: 0,
+      winRate: null,
+      medianWinnerLift: null,
+    });
   });
 });
 
 describe('shrinkage toward the programme mean (empirical Bayes)', () => {
   // One huge winner (+40%) among many tests within ±6%: the prior's mean is near zero.
-  const flat = Array.from({ length: 12 }, (_, i) => ({ theta: Math.log1p(((i % 5) - 2) * 0.03), se: 0.02 }));
+  const flat = Array.from({ length: 12 }, (_, i) => ({
+    theta: Math.log1p(((i % 5) - 2) * 0.03),
+    se: 0.02,
+  }));
 
   it('puts a winner between its raw lift and the mean, closer to the mean when the test is small', () => {
     const small = { theta: Math.log1p(0.4), se: 0.2 };
@@ -108,9 +146,17 @@ describe('shrinkage toward the programme mean (empirical Bayes)', () => {
 
   it('a yearly value: shrunk lift × traffic × revenue per visitor, with every assumption in one line', () => {
     const lift = { raw: 0.2, shrunk: 0.1, low: 0.02, high: 0.18, weight: 0.5 };
-    const value = yearlyImpact({ lift, dailyVisitors: 1000, revenuePerVisitor: 2, goalIsRevenue: false, shrunkFrom: 13 });
+    const value = yearlyImpact({
+      lift,
+      dailyVisitors: 1000,
+      revenuePerVisitor: 2,
+      goalIsRevenue: false,
+      shrunkFrom: 13,
+    });
     expect(value.value).toBeCloseTo(0.1 * 1000 * 365 * 2, 6);
     expect(value.low).toBeCloseTo(0.02 * 730_000, 6);
-    expect(value.assumptions).toMatch(/shrunk toward the mean of 13 concluded tests; 1,000 visitors a day for a year; revenue per visitor 2\.00.*an assumption.*an estimate, not a measurement/);
+    expect(value.assumptions).toMatch(
+      /shrunk toward the mean of 13 concluded tests; 1,000 visitors a day for a year; revenue per visitor 2\.00.*an assumption.*an estimate, not a measurement/,
+    );
   });
 });

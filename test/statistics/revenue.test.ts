@@ -1,7 +1,7 @@
 // Revenue lift: an approximate day-cluster interval from 7 days of data, none before.
 import { describe, expect, it } from 'vitest';
-import { dailySeries } from '../../src/shared/domain/statistics/daily';
-import { revenueLift, REVENUE_MIN_DAYS } from '../../src/shared/domain/statistics/revenue';
+import { dailySeries } from '#shared/domain/statistics/daily';
+import { revenueLift, REVENUE_MIN_DAYS } from '#shared/domain/statistics/revenue';
 import { resultsOf, type DayCounts } from './support';
 
 function noisyDays(n: number, variantRevenueFactor: number): DayCounts[] {
@@ -11,7 +11,11 @@ function noisyDays(n: number, variantRevenueFactor: number): DayCounts[] {
     const revenue = orders * (48 + ((i * 13) % 9));
     return {
       control: { visitors, conversions: orders, revenue },
-      variant: { visitors, conversions: orders, revenue: revenue * variantRevenueFactor * (1 + (((i * 29) % 7) - 3) / 50) },
+      variant: {
+        visitors,
+        conversions: orders,
+        revenue: revenue * variantRevenueFactor * (1 + (((i * 29) % 7) - 3) / 50),
+      },
     };
   });
 }

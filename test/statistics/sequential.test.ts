@@ -6,17 +6,19 @@ import {
   mixtureTuning,
   obrienFlemingSpent,
   SequentialBoundaries,
-} from '../../src/shared/domain/decisions';
+} from '#shared/domain/decisions/index';
 import { seeded } from './decision-trials';
 
 function gaussian(random: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
-describe('Lan–DeMets O\'Brien–Fleming-type group sequential boundaries', () => {
+describe("Lan–DeMets O'Brien–Fleming-type group sequential boundaries", () => {
   it('match the published two-sided boundaries for 5 equally spaced looks at α = 0.05 (gsDesign sfLDOF)', () => {
     const walk = new SequentialBoundaries(0.05);
-    const boundaries = [1, 2, 3, 4, 5].map((k) => walk.look(k / 5, obrienFlemingSpent(k / 5, 0.05)));
+    const boundaries = [1, 2, 3, 4, 5].map((k) =>
+      walk.look(k / 5, obrienFlemingSpent(k / 5, 0.05)),
+    );
     const published = [4.8769, 3.357, 2.6803, 2.2898, 2.031];
     boundaries.forEach((c, i) => expect(c).toBeCloseTo(published[i] ?? 0, 3));
     expect(walk.spent).toBeCloseTo(0.05, 12);
@@ -35,7 +37,10 @@ describe('Lan–DeMets O\'Brien–Fleming-type group sequential boundaries', () 
     for (let day = 7; day <= 28; day++) {
       const info = day + (day % 7 === 6 ? 0.6 : 0); // a busy day each week
       const t = day / 28;
-      expect(used.look(info, obrienFlemingSpent(t, 0.05))).toBeCloseTo(fine.look(info, obrienFlemingSpent(t, 0.05)), 3);
+      expect(used.look(info, obrienFlemingSpent(t, 0.05))).toBeCloseTo(
+        fine.look(info, obrienFlemingSpent(t, 0.05)),
+        3,
+      );
     }
   });
 
@@ -44,7 +49,10 @@ describe('Lan–DeMets O\'Brien–Fleming-type group sequential boundaries', () 
     const used = new SequentialBoundaries(0.05);
     for (let day = 7; day <= 180; day++) {
       const t = day / 180;
-      expect(used.look(t, obrienFlemingSpent(t, 0.05))).toBeCloseTo(fine.look(t, obrienFlemingSpent(t, 0.05)), 2);
+      expect(used.look(t, obrienFlemingSpent(t, 0.05))).toBeCloseTo(
+        fine.look(t, obrienFlemingSpent(t, 0.05)),
+        2,
+      );
     }
     expect(used.spent).toBeCloseTo(0.05, 12);
   });
@@ -52,7 +60,8 @@ describe('Lan–DeMets O\'Brien–Fleming-type group sequential boundaries', () 
   it('keep the chance of any false call at α when looked at daily (200,000 simulated null paths)', () => {
     const walk = new SequentialBoundaries(0.05);
     const boundaries: number[] = [];
-    for (let day = 7; day <= 28; day++) boundaries.push(walk.look(day, obrienFlemingSpent(day / 28, 0.05)));
+    for (let day = 7; day <= 28; day++)
+      boundaries.push(walk.look(day, obrienFlemingSpent(day / 28, 0.05)));
     const normal = gaussian(seeded(7));
     let rejected = 0;
     const paths = 200_000;

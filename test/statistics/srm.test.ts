@@ -1,8 +1,8 @@
 // Sample-ratio mismatch: the chi-square test against the configured split matches SciPy, and its onset is found by day.
 import { describe, expect, it } from 'vitest';
 import fixtures from './fixtures/statistics.json';
-import { sampleRatioTest, srmOnset, SRM_MIN_TOTAL_VISITORS } from '../../src/shared/domain/statistics/srm';
-import { dailySeries } from '../../src/shared/domain/statistics/daily';
+import { sampleRatioTest, srmOnset, SRM_MIN_TOTAL_VISITORS } from '#shared/domain/statistics/srm';
+import { dailySeries } from '#shared/domain/statistics/daily';
 import { evenDays, resultsOf } from './support';
 
 describe('sample-ratio test', () => {
@@ -45,6 +45,16 @@ describe('sample-ratio test', () => {
     expect(onset).not.toBeNull();
     expect(onset && onset >= '2026-05-06').toBe(true);
     expect(onset && onset <= '2026-05-08').toBe(true);
-    expect(srmOnset(dailySeries(resultsOf(evenDays(10, { visitors: 900, conversions: 9 }, { visitors: 100, conversions: 1 })).daily).days, 90, 10)).toBeNull();
+    expect(
+      srmOnset(
+        dailySeries(
+          resultsOf(
+            evenDays(10, { visitors: 900, conversions: 9 }, { visitors: 100, conversions: 1 }),
+          ).daily,
+        ).days,
+        90,
+        10,
+      ),
+    ).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 // Builders of valid tests and results for the statistics tests: counts in, consistent rates out.
-import { Test, TestResults, type SideStatistics } from '../../src/shared/api';
+import { Test, TestResults, type SideStatistics } from '#shared/api/index';
 
 export type Counts = {
   visitors: number;
@@ -14,7 +14,10 @@ export type Counts = {
 const DAY_MS = 86_400_000;
 
 /** Side statistics whose rates follow from the counts (definitions in src/shared/domain/metrics.ts). */
-export function side(counts: Counts, segments: Partial<Record<'mobile' | 'desktop' | 'new' | 'returning', SideStatistics>> = {}): SideStatistics {
+export function side(
+  counts: Counts,
+  segments: Partial<Record<'mobile' | 'desktop' | 'new' | 'returning', SideStatistics>> = {},
+): SideStatistics {
   const { visitors, conversions } = counts;
   const orders = counts.orders ?? conversions;
   const carts = counts.carts ?? Math.min(visitors, conversions * 3);
@@ -116,7 +119,15 @@ export function resultsOf(
 ): TestResults {
   const { start = '2026-05-01', ...rest } = overrides;
   const sum = (pick: (d: DayCounts) => Counts): Counts => {
-    const total = { visitors: 0, conversions: 0, orders: 0, carts: 0, clicks: 0, visits: 0, revenue: 0 };
+    const total = {
+      visitors: 0,
+      conversions: 0,
+      orders: 0,
+      carts: 0,
+      clicks: 0,
+      visits: 0,
+      revenue: 0,
+    };
     for (const day of days) {
       const c = side(pick(day));
       total.visitors += c.visitors;
@@ -131,11 +142,20 @@ export function resultsOf(
   };
   const daily: TestResults['daily'] = {};
   days.forEach((day, i) => {
-    daily[dateKey(start, i)] = { performance: { control: side(day.control), variant: side(day.variant) } };
+    daily[dateKey(start, i)] = {
+      performance: { control: side(day.control), variant: side(day.variant) },
+    };
   });
   const control = side(sum((d) => d.control));
   const variant = side(sum((d) => d.variant));
-  const lifecycle = { goal: 1, tier: 'learning', tierReachedAt: null, leadingVariant: null, probabilityToWin: 0.5, notYetStable: true };
+  const lifecycle = {
+    goal: 1,
+    tier: 'learning',
+    tierReachedAt: null,
+    leadingVariant: null,
+    probabilityToWin: 0.5,
+    notYetStable: true,
+  };
   return TestResults.parse({
     id: '00000000-0000-4000-8000-000000000010',
     status: 'active',

@@ -2,9 +2,9 @@
 // new key is still told apart from another store's: the key check reads pages as the sync does.
 // Real SQLite, the simulator over loopback HTTP, the session key ring.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/main/core/types';
-import { ProblemError } from '../../src/shared/problem';
-import { createSimulator, serveSimulator } from '../../src/simulator';
+import type { Core } from '#core/types';
+import { ProblemError } from '#shared/problem';
+import { createSimulator, serveSimulator } from '#simulator/index';
 import { startCore, syncStore, tempDir } from '../support/core';
 
 const TWELVE_MB = 12 * 1024 * 1024;

@@ -2,10 +2,10 @@
 // reads another store is never mixed into this one's cache: refused with a question, then either the
 // cache is replaced whole or nothing changes. Real SQLite, the simulator over loopback HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/main/core/types';
-import { compareListing } from '../../src/main/core/stores/identity';
-import { PROBLEM_TYPES, ProblemError } from '../../src/shared/problem';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import type { Core } from '#core/types';
+import { compareListing } from '#core/stores/identity';
+import { PROBLEM_TYPES, ProblemError } from '#shared/problem';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { allTestRows, nextSyncReport, startCore, syncStore, tempDir } from '../support/core';
 
 describe('which store a key reads', () => {

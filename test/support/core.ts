@@ -3,15 +3,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestListInput } from '../../src/shared/contract';
-import { createCore, type CoreDeps } from '../../src/main/core/create-core';
-import { sourceSyncThread } from '../../src/main/core/sync/thread/source';
-import type { Core } from '../../src/main/core/types';
+import { TestListInput } from '#shared/contract/index';
+import { createCore, type CoreDeps } from '#core/create-core';
+import { sourceSyncThread } from '#core/sync/thread/source';
+import type { Core } from '#core/types';
 import {
   createKeychainSecretStore,
   createMemorySecretStore,
   type SecretStore,
-} from '../../src/main/core/secrets';
+} from '#core/secrets/index';
 
 export const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';
 
@@ -45,7 +45,7 @@ export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = 
   });
 }
 
-export { nextSyncReport, syncAndWait as syncStore } from '../../src/main/core/sync/wait';
+export { nextSyncReport, syncAndWait as syncStore } from '#core/sync/wait';
 
 /** Every row of the test list for a store, walking the keyset pages. */
 export async function allTestRows(core: Core, storeId: string | null, includeRemoved = false) {

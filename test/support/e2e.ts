@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import type { CoreDeps } from '../../src/main/core';
-import type { Core } from '../../src/main/core/types';
+import type { CoreDeps } from '#core/index';
+import type { Core } from '#core/types';
 import {
   startBrowserHost,
   type BrowserHost,
@@ -16,7 +16,7 @@ import {
   type ServedSimulator,
   type Simulator,
   type SimulatorOptions,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { launchChromium } from './chromium';
 import { startCore, syncStore, testSecrets } from './core';
 

@@ -7,10 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createApiClient } from '../../src/main/core/api';
-import { insertStore, listingPositionId, openDatabase, type Db } from '../../src/main/core/db';
-import { createSyncEngine } from '../../src/main/core/sync/run';
-import { createSimulator } from '../../src/simulator';
+import { createApiClient } from '#core/api/index';
+import { insertStore } from '#core/db/cache/stores';
+import { listingPositionId } from '#core/db/cache/set-aside';
+import { openDatabase } from '#core/db/open';
+import type { Db } from '#core/db/types';
+import { createSyncEngine } from '#core/sync/run';
+import { createSimulator } from '#simulator/index';
 
 /** Caps of the fuzzed client, far below the app's (8 MB, 64 MB) so that "too large" is cheap to reach. */
 export const FUZZ_CAPS = { other: 128 * 1024, results: 256 * 1024 };

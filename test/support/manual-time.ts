@@ -1,9 +1,9 @@
 // Test support: time the test moves by hand — the core's clock and the timers background syncs wait on —
 // and a watch on a core's syncs, so a test advances minutes of schedule in milliseconds and waits for
 // whatever the timers started to end before it looks.
-import type { BackgroundTimers } from '../../src/main/core';
-import type { SyncReport } from '../../src/shared/contract';
-import type { Core } from '../../src/main/core/types';
+import type { BackgroundTimers } from '#core/index';
+import type { SyncReport } from '#shared/contract/index';
+import type { Core } from '#core/types';
 
 interface Timer {
   at: number;

@@ -2,7 +2,7 @@
 // figures the test chooses (the rest is the simulator's, untouched), so a sync can be made to change a
 // test's call exactly when the test wants. Real HTTP on both legs.
 import { createServer, type IncomingMessage } from 'node:http';
-import type { TestResults } from '../../src/shared/api';
+import type { TestResults } from '#shared/api/index';
 
 export interface ResultsProxy {
   url: string;

@@ -3,10 +3,11 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src/main/core/create-core';
-import { journalKey, openDatabase } from '../../src/main/core/db';
-import type { SecretStore } from '../../src/main/core/secrets';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { DATABASE_FILE } from '#core/create-core';
+import { journalKey } from '#core/db/cache/key-journal';
+import { openDatabase } from '#core/db/open';
+import type { SecretStore } from '#core/secrets/index';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { startCore, tempDir, testSecrets } from '../support/core';
 
 const sim = createSimulator({ seed: 3, stores: [{ name: 'Acme', tests: 5 }] });

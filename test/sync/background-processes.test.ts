@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, expect, it } from 'vitest';
-import type { Core } from '../../src/main/core/types';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
+import type { Core } from '#core/types';
+import { createMemorySecretStore } from '#core/secrets/index';
 import { runCli } from '../../src/main/hosts/cli/run';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import { HELD_RETRY_MS } from '../../src/main/core/sync/background';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
+import { HELD_RETRY_MS } from '#core/sync/background';
 import { ManualTime, watchSyncs } from '../support/manual-time';
 import { startCore, tempDir } from '../support/core';
 

@@ -5,20 +5,16 @@
 // tries nothing while offline, and sends the edits that waited exactly once when the server is back.
 // Minutes of schedule pass in milliseconds: the test moves the clock and fires the timers itself.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BackgroundStatus, StoreSummary } from '../../src/shared/contract';
-import {
-  BACKOFF_BASE_MS,
-  BACKOFF_FLOOR_MS,
-  MAX_TIMER_MS,
-} from '../../src/main/core/sync/background';
-import type { Core } from '../../src/main/core/types';
-import { createMemorySecretStore, type SecretStore } from '../../src/main/core/secrets';
+import type { BackgroundStatus, StoreSummary } from '#shared/contract/index';
+import { BACKOFF_BASE_MS, BACKOFF_FLOOR_MS, MAX_TIMER_MS } from '#core/sync/background';
+import type { Core } from '#core/types';
+import { createMemorySecretStore, type SecretStore } from '#core/secrets/index';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
+} from '#simulator/index';
 import { ManualTime, watchSyncs } from '../support/manual-time';
 import { startCore, tempDir } from '../support/core';
 

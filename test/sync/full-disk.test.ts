@@ -1,11 +1,13 @@
 // A full disk during a sync: the run ends with a clear problem and the cache keeps what it had.
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createApiClient } from '../../src/main/core/api';
-import { insertStore, listTests, openDatabase } from '../../src/main/core/db';
-import { createSyncEngine } from '../../src/main/core/sync/run';
-import { TestListInput } from '../../src/shared/contract';
-import { createSimulator } from '../../src/simulator';
+import { createApiClient } from '#core/api/index';
+import { insertStore } from '#core/db/cache/stores';
+import { listTests } from '#core/db/cache/test-list';
+import { openDatabase } from '#core/db/open';
+import { createSyncEngine } from '#core/sync/run';
+import { TestListInput } from '#shared/contract/index';
+import { createSimulator } from '#simulator/index';
 import { tempDir } from '../support/core';
 
 const dir = tempDir();

@@ -1,16 +1,19 @@
 // A sync against a hostile server: a record nested too deep for JSON is set aside and the rest of its
 // page kept; a listing whose counts contradict themselves marks nothing removed; an endless body
 // ends the sync as "too large" with the process's memory bounded.
-import { PROBLEM_TYPES } from '../../src/shared/problem';
+import { PROBLEM_TYPES } from '#shared/problem';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, expect, it } from 'vitest';
-import { createApiClient } from '../../src/main/core/api';
-import { insertStore, listSetAside, openDatabase, type Db } from '../../src/main/core/db';
-import { createSyncEngine } from '../../src/main/core/sync/run';
-import { TestListInput } from '../../src/shared/contract';
-import { listTests } from '../../src/main/core/db';
+import { createApiClient } from '#core/api/index';
+import { insertStore } from '#core/db/cache/stores';
+import { listSetAside } from '#core/db/cache/reads';
+import { openDatabase } from '#core/db/open';
+import type { Db } from '#core/db/types';
+import { createSyncEngine } from '#core/sync/run';
+import { TestListInput } from '#shared/contract/index';
+import { listTests } from '#core/db/cache/test-list';
 import { testRecord } from '../api/support/fixtures';
 import {
   sendJson,

@@ -1,14 +1,11 @@
 // Sync issues at scale (issue 13, item 7; issue 12, item 8): one page per call with totals per kind,
 // a title for each record, and a cap on what one run keeps, with the rest summarised in its problem.
 import { describe, expect, it } from 'vitest';
-import { setAside, upsertTests } from '../../src/main/core/db';
-import { listSetAside, pageSetAside } from '../../src/main/core/db/reads';
-import {
-  keepAside,
-  SET_ASIDE_CAP_PER_RUN,
-  type RunCounters,
-} from '../../src/main/core/sync/pull/context';
-import { createSimulator, serveSimulator } from '../../src/simulator';
+import { setAside } from '#core/db/cache/set-aside';
+import { upsertTests } from '#core/db/cache/tests';
+import { listSetAside, pageSetAside } from '#core/db/cache/reads';
+import { keepAside, SET_ASIDE_CAP_PER_RUN, type RunCounters } from '#core/sync/pull/context';
+import { createSimulator, serveSimulator } from '#simulator/index';
 import { startCore, syncStore, tempDir } from '../support/core';
 import { addStore, makeTest, openTempDb } from '../db/fixtures';
 

@@ -4,10 +4,10 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
-import { DATABASE_FILE } from '../../src/main/core/create-core';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
+import { DATABASE_FILE } from '#core/create-core';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
-import { createMemorySecretStore } from '../../src/main/core/secrets';
+import { createMemorySecretStore } from '#core/secrets/index';
 
 let served: ServedSimulator | null = null;
 const dir = tempDir();

@@ -1,10 +1,10 @@
 // The listing asks for pages ahead of the one it writes, yet commits them in order with their resume point, and a failed run resumes where it stopped.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/main/core/api';
-import { getSyncState } from '../../src/main/core/db';
-import { pullTests } from '../../src/main/core/sync/pull/tests';
-import type { PhaseContext } from '../../src/main/core/sync/pull/context';
-import type { Db } from '../../src/main/core/db/types';
+import { createApiClient } from '#core/api/index';
+import { getSyncState } from '#core/db/cache/sync-state';
+import { pullTests } from '#core/sync/pull/tests';
+import type { PhaseContext } from '#core/sync/pull/context';
+import type { Db } from '#core/db/types';
 import { addStore, openTempDb } from '../db/fixtures';
 import { testRecord } from '../api/support/fixtures';
 import {

@@ -1,9 +1,10 @@
 // Which tests a sync asks results for: only launched tests whose results can have changed since they were cached.
 import { describe, expect, it } from 'vitest';
-import { markMissingRemoved, upsertResults, upsertTests } from '../../src/main/core/db';
-import { testsNeedingResults } from '../../src/main/core/sync/pull/results';
-import type { Test } from '../../src/shared/api';
-import type { Db } from '../../src/main/core/db/types';
+import { markMissingRemoved, upsertTests } from '#core/db/cache/tests';
+import { upsertResults } from '#core/db/cache/results';
+import { testsNeedingResults } from '#core/sync/pull/results';
+import type { Test } from '#shared/api/index';
+import type { Db } from '#core/db/types';
 import { addStore, makeResults, makeTest, openTempDb } from '../db/fixtures';
 
 const NOW = '2026-03-01T10:00:00Z';

@@ -2,8 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
-import { createSimulator, serveSimulator } from '../../src/simulator';
-import { DATABASE_FILE } from '../../src/main/core/create-core';
+import { createSimulator, serveSimulator } from '#simulator/index';
+import { DATABASE_FILE } from '#core/create-core';
 import { startCore, syncStore, tempDir } from '../support/core';
 
 const dir = tempDir();

@@ -4,18 +4,15 @@
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/main/core/api';
-import {
-  insertStore,
-  listSetAside,
-  openDatabase,
-  pageSetAside,
-  type Db,
-} from '../../src/main/core/db';
-import { createSyncEngine } from '../../src/main/core/sync/run';
-import { TestListInput } from '../../src/shared/contract';
-import { listTests } from '../../src/main/core/db';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { createApiClient } from '#core/api/index';
+import { insertStore } from '#core/db/cache/stores';
+import { listSetAside, pageSetAside } from '#core/db/cache/reads';
+import { openDatabase } from '#core/db/open';
+import type { Db } from '#core/db/types';
+import { createSyncEngine } from '#core/sync/run';
+import { TestListInput } from '#shared/contract/index';
+import { listTests } from '#core/db/cache/test-list';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { testRecord } from '../api/support/fixtures';
 import { tempDir } from '../support/core';
 

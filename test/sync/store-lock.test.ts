@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, expect, it } from 'vitest';
-import { createStoreLocks, lockFile } from '../../src/main/core/sync/store-lock';
+import { createStoreLocks, lockFile } from '#core/sync/store-lock';
 import { tempDir } from '../support/core';
 
 const dir = tempDir();

@@ -4,15 +4,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src/main/core/create-core';
-import {
-  createMemorySecretStore,
-  keychainProblem,
-  type SecretStore,
-} from '../../src/main/core/secrets';
-import { lockFile } from '../../src/main/core/sync/store-lock';
-import type { Core } from '../../src/main/core/types';
-import { createSimulator, serveSimulator, type ServedSimulator } from '../../src/simulator';
+import { DATABASE_FILE } from '#core/create-core';
+import { createMemorySecretStore, keychainProblem, type SecretStore } from '#core/secrets/index';
+import { lockFile } from '#core/sync/store-lock';
+import type { Core } from '#core/types';
+import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { startCore, syncStore, tempDir } from '../support/core';
 
 const dir = tempDir();

@@ -3,15 +3,15 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../src/shared/contract';
-import { sourceSyncThread } from '../../src/main/core';
+import type { CoreEvent } from '#shared/contract/index';
+import { sourceSyncThread } from '#core/index';
 import {
   createSimulator,
   serveSimulator,
   type ServedSimulator,
   type Simulator,
-} from '../../src/simulator';
-import type { Core } from '../../src/main/core/types';
+} from '#simulator/index';
+import type { Core } from '#core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 
 const STORE = 'Acme Outdoor';

@@ -1,16 +1,17 @@
 // The sync engine end to end: a real core (SQLite file, keychain) against the simulator over loopback HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLaunched } from '../../src/shared/domain/lifecycle';
+import { isLaunched } from '#shared/domain/lifecycle';
 import {
   createSimulator,
   serveSimulator,
   type Simulator,
   type ServedSimulator,
-} from '../../src/simulator';
-import type { Core } from '../../src/main/core/types';
+} from '#simulator/index';
+import type { Core } from '#core/types';
 import { join } from 'node:path';
-import { DATABASE_FILE } from '../../src/main/core';
-import { getStoreRow, openDatabase } from '../../src/main/core/db';
+import { DATABASE_FILE } from '#core/index';
+import { getStoreRow } from '#core/db/cache/stores';
+import { openDatabase } from '#core/db/open';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 
 const STORE = 'Acme Outdoor';

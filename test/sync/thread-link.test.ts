@@ -3,18 +3,18 @@
 // their order, a ProblemError crosses as itself, and a side that goes away ends every call still waiting.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLink, type Link } from '../../src/main/core/sync/thread/link';
+import { createLink, type Link } from '#core/sync/thread/link';
 import {
   MAIN_METHODS,
   THREAD_METHODS,
   type LinkMessage,
   type MainMethods,
   type ThreadMethods,
-} from '../../src/main/core/sync/thread/protocol';
-import { problem, ProblemError } from '../../src/shared/problem';
-import type { SyncReport } from '../../src/shared/contract';
-import type { MethodNames, MethodTable } from '../../src/shared/rpc';
-import { noCounters } from '../../src/main/core/sync/pull/context';
+} from '#core/sync/thread/protocol';
+import { problem, ProblemError } from '#shared/problem';
+import type { SyncReport } from '#shared/contract/index';
+import type { MethodNames, MethodTable } from '#shared/rpc';
+import { noCounters } from '#core/sync/pull/context';
 
 const ports: MessagePort[] = [];
 afterEach(() => {

@@ -7,20 +7,17 @@ import type {
   Services,
   SyncProgress,
   SyncReport,
-} from '../../shared/contract';
-import { PROBLEM_TYPES, ProblemError, problem } from '../../shared/problem';
-import { METHOD_NAMES } from '../../shared/channels';
-import { createProxy, lookup } from '../../shared/rpc';
+} from '#shared/contract/index';
+import { PROBLEM_TYPES, ProblemError, problem } from '#shared/problem';
+import { METHOD_NAMES } from '#shared/channels';
+import { createProxy, lookup } from '#shared/rpc';
 import type { Core, CoreEventListener } from './types';
-import {
-  backfillAlerts,
-  decisionNews,
-  hasUserData,
-  openDatabase,
-  orphanedKeyAccounts,
-  recordDecisionNews,
-  type Db,
-} from './db';
+import { backfillAlerts } from './db/cache/results';
+import { decisionNews, recordDecisionNews } from './db/user/background';
+import { hasUserData } from './db/user/attached';
+import { openDatabase } from './db/open';
+import { orphanedKeyAccounts } from './db/cache/key-journal';
+import type { Db } from './db/types';
 import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
 import { replaceCache, salvageStores } from './rebuild';
 import { createMemorySecretStore, type SecretStore } from './secrets';
@@ -184,7 +181,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         // own reads: then the app starts on the stand-in as if the check on open had found it.
         if (storageFailure(error) !== 'corrupt') throw error;
         opened.close();
-        cache = { state: 'corrupt', problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE };
+        cache = {
+          state: 'corrupt',
+          problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
+        };
         return openDatabase(':memory:', { userDataFile });
       }
     }
@@ -347,7 +347,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     checked = true;
     void checkIntegrityInBackground(cacheFile).then((result) => {
       if (result.ok || cache.state !== 'ok') return;
-      cache = { state: 'corrupt', problem: { ...CORRUPT_CACHE, detail: `${CORRUPT_CACHE.detail} (${result.detail})` } };
+      cache = {
+        state: 'corrupt',
+        problem: { ...CORRUPT_CACHE, detail: `${CORRUPT_CACHE.detail} (${result.detail})` },
+      };
       emit({ name: 'stores.changed', payload: {} });
     });
   }
@@ -474,7 +477,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       client: async (scope, format, path) => {
         await parts.refresh.idle();
         const report = buildClientReport(db, scope, format, clock());
-        if (path !== undefined) await writeFileAtomically(path, async (out) => void out.end(report.content));
+        if (path !== undefined)
+          await writeFileAtomically(path, async (out) => void out.end(report.content));
         return report;
       },
     },

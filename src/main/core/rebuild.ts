@@ -2,7 +2,9 @@
 // is moved aside, and a fresh cache is opened with the user's own file attached as before.
 import { existsSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { insertStore, listStoreRows, openDatabase, type Db, type StoreRow } from './db';
+import { insertStore, listStoreRows } from './db/cache/stores';
+import { openDatabase } from './db/open';
+import type { Db, StoreRow } from './db/types';
 
 /** Store rows from a cache that may be damaged: whatever can be read, nothing when nothing can. */
 export function salvageStores(current: Db | null, file: string): StoreRow[] {

@@ -1,7 +1,7 @@
 // What a host gets from the core: the contract's services, its typed events, and a way to shut down.
 import type { Writable } from 'node:stream';
-import type { CoreEvent, Services } from '../../shared/contract';
-import type { ClientReportScope } from '../../shared/contract/client-reports';
+import type { CoreEvent, Services } from '#shared/contract/index';
+import type { ClientReportScope } from '#shared/contract/client-reports';
 import type { BuiltReport } from './reports/client/build';
 import type { BackupInfo } from './backup/backup-file';
 import type { RestoreSummary } from './backup/restore';

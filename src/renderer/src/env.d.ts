@@ -1,7 +1,7 @@
 // Globals the renderer relies on: Svelte's and Vite's ambient types (.svelte, .css) and the preload's `window.splitbook`.
 /// <reference types="svelte" />
 /// <reference types="vite/client" />
-import type { Bridge } from '../../shared/contract';
+import type { Bridge } from '#shared/contract/index';
 
 declare global {
   interface Window {

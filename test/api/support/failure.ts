@@ -1,5 +1,5 @@
 // The ApiError a call rejects with; anything else (a success, another error) fails the test.
-import { ApiError } from '../../../src/main/core/api';
+import { ApiError } from '#core/api/index';
 
 export async function failure(call: Promise<unknown>): Promise<ApiError> {
   try {

@@ -1,11 +1,11 @@
 // The simulator served on loopback with one read-write and one read-only key, and clients for it.
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../../src/main/core/api';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '#core/api/index';
 import {
   createSimulator,
   serveSimulator,
   type Simulator,
   type SimulatorOptions,
-} from '../../../src/simulator';
+} from '#simulator/index';
 
 export const STORE = 'Acme Outdoor';
 export const API_KEY = 'sk_test_SeCrEt_0123456789abcdef0123456789abcdef';

@@ -1,7 +1,7 @@
 // A tiny in-test Core built from the contract: every method echoes its parsed input unless a test gives it a behaviour.
 // It pins the hosts' translation layer (what reaches the core, what comes back) without a database.
-import { contract, type CoreEvent, type Services } from '../../../src/shared/contract';
-import type { Core, CoreEventListener } from '../../../src/main/core/types';
+import { contract, type CoreEvent, type Services } from '#shared/contract/index';
+import type { Core, CoreEventListener } from '#core/types';
 
 type Behaviour = (input: unknown) => Promise<unknown>;
 
@@ -29,7 +29,12 @@ export function createTestCore(behaviours: Record<string, Behaviour> = {}) {
     reports: {
       write: async () => 0,
       writeFile: async () => 0,
-      client: async () => ({ content: '', fileName: 'report.html', tests: 0, period: { since: '', until: '' } }),
+      client: async () => ({
+        content: '',
+        fileName: 'report.html',
+        tests: 0,
+        period: { since: '', until: '' },
+      }),
     },
     data: {
       backup: async () => Promise.reject(new Error('no backups in the test core')),

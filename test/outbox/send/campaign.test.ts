@@ -2,12 +2,12 @@
 // once per push), only what differs is sent; a change made elsewhere is a conflict; a campaign that left
 // the active list is held until the user sends it anyway.
 import { describe, expect, it } from 'vitest';
-import type { Campaign } from '../../../src/shared/api';
-import { cachedCampaign } from '../../../src/main/core/outbox/local-copies';
-import { recordEdit } from '../../../src/main/core/outbox/queue';
-import { sendCampaign } from '../../../src/main/core/outbox/send/campaign';
-import { GONE_NOTE } from '../../../src/main/core/outbox/model';
-import { updateOutbox, outboxRows, pendingRecord } from '../../../src/main/core/outbox/store';
+import type { Campaign } from '#shared/api/index';
+import { cachedCampaign } from '#core/outbox/local-copies';
+import { recordEdit } from '#core/outbox/queue';
+import { sendCampaign } from '#core/outbox/send/campaign';
+import { GONE_NOTE } from '#core/outbox/model';
+import { updateOutbox, outboxRows, pendingRecord } from '#core/outbox/store';
 import { NOW, STORE, cache, servedStore, type ServedStore } from '../support';
 
 function edit(store: ServedStore, campaign: Campaign, changes: Record<string, unknown>): void {

@@ -1,10 +1,10 @@
 // What every sender shares: how an API error reads (later, no, maybe applied), the push's context (the
 // active campaigns listed once, a write per transaction told to the UI), and the writes ending an attempt.
 import { describe, expect, it } from 'vitest';
-import { ApiError, type ApiErrorKind } from '../../../src/main/core/api';
-import { cachedTest } from '../../../src/main/core/outbox/local-copies';
-import { CONFLICT_NOTE } from '../../../src/main/core/outbox/model';
-import { recordEdit } from '../../../src/main/core/outbox/queue';
+import { ApiError, type ApiErrorKind } from '#core/api/index';
+import { cachedTest } from '#core/outbox/local-copies';
+import { CONFLICT_NOTE } from '#core/outbox/model';
+import { recordEdit } from '#core/outbox/queue';
 import {
   confirmEdit,
   holdConflict,
@@ -12,13 +12,8 @@ import {
   mayHaveBeenApplied,
   problemOf,
   statusOf,
-} from '../../../src/main/core/outbox/send/context';
-import {
-  markReadOnly,
-  outboxRows,
-  pendingRecord,
-  readOnlyReason,
-} from '../../../src/main/core/outbox/store';
+} from '#core/outbox/send/context';
+import { markReadOnly, outboxRows, pendingRecord, readOnlyReason } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith } from '../support';
 
 function apiError(kind: ApiErrorKind, status: number | null, retryable = true): ApiError {

@@ -1,11 +1,11 @@
 // The tag sender against the simulated store over HTTP: a tag created here is sent once, its id given to
 // the edits naming it; after a lost answer it is recognised by a synced test or its 409, never guessed.
 import { describe, expect, it } from 'vitest';
-import { tagById } from '../../../src/main/core/outbox/local-copies';
-import { TAG_ID_UNKNOWN } from '../../../src/main/core/outbox/model';
-import { recordCreate, recordEdit } from '../../../src/main/core/outbox/queue';
-import { sendTag } from '../../../src/main/core/outbox/send/tag';
-import { outboxRows, pendingRecord, updateOutbox } from '../../../src/main/core/outbox/store';
+import { tagById } from '#core/outbox/local-copies';
+import { TAG_ID_UNKNOWN } from '#core/outbox/model';
+import { recordCreate, recordEdit } from '#core/outbox/queue';
+import { sendTag } from '#core/outbox/send/tag';
+import { outboxRows, pendingRecord, updateOutbox } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 
 const LOCAL = '0c0a1000-0000-4000-8000-00000000000a';

@@ -1,11 +1,11 @@
 // The test sender against the simulated store over HTTP: the test is read again first, only what differs
 // is sent, a change made in the store meanwhile is merged or held, a launch meanwhile fails it unsent.
 import { describe, expect, it } from 'vitest';
-import type { Test } from '../../../src/shared/api';
-import { cachedTest } from '../../../src/main/core/outbox/local-copies';
-import { recordCreate, recordEdit } from '../../../src/main/core/outbox/queue';
-import { sendTest } from '../../../src/main/core/outbox/send/test';
-import { outboxRows, pendingRecord, serverCopy } from '../../../src/main/core/outbox/store';
+import type { Test } from '#shared/api/index';
+import { cachedTest } from '#core/outbox/local-copies';
+import { recordCreate, recordEdit } from '#core/outbox/queue';
+import { sendTest } from '#core/outbox/send/test';
+import { outboxRows, pendingRecord, serverCopy } from '#core/outbox/store';
 import { DRAFT, LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 
 function edit(store: ServedStore, test: Test, changes: Record<string, unknown>): void {

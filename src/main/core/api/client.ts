@@ -16,15 +16,15 @@ import {
   UpdateTestBody,
   Uuid,
   type Pagination,
-} from '../../../shared/api';
-import { problem } from '../../../shared/problem';
-import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '../../../shared/domain/base-url';
+} from '#shared/api/index';
+import { problem } from '#shared/problem';
+import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '#shared/domain/base-url';
 import { sleep as realSleep } from './backoff';
 import { ApiError, scrubSecret } from './errors';
 import { createRequestLimiter, type RequestLimiter } from './limiter';
 import { isolateRecords, type ListingRead } from './isolate';
 import { parseRecords, type RejectedRecord } from './records';
-import { summarizeIssues } from '../../../shared/validation';
+import { summarizeIssues } from '#shared/validation';
 import { createTransport, type ApiReply, type ApiRequest, type RequestEvent } from './transport';
 
 export interface ApiClientOptions {

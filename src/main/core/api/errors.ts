@@ -1,5 +1,5 @@
 // The API client's one error type, and how each kind of failure reads as problem details for the UI.
-import { appProblem, type Problem, type ProblemKind } from '../../../shared/problem';
+import { appProblem, type Problem, type ProblemKind } from '#shared/problem';
 
 export const API_ERROR_KINDS = [
   'http',

@@ -1,6 +1,6 @@
 // A listing page too large or unreadable as a whole, read again in smaller pages down to one record
 // each: every record that fits is kept, and only the one that does not is set aside, by id or position.
-import type { Pagination, Test } from '../../../shared/api';
+import type { Pagination, Test } from '#shared/api/index';
 import type { ApiError } from './errors';
 import type { RejectedRecord } from './records';
 

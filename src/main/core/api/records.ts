@@ -1,6 +1,6 @@
 // Validation of what the server sent: records one by one, so one bad record is set aside instead of its page.
 import type { z } from 'zod';
-import { summarizeIssues } from '../../../shared/validation';
+import { summarizeIssues } from '#shared/validation';
 
 /** A record the server sent that does not match its schema, kept as sent with the reason. */
 export interface RejectedRecord {

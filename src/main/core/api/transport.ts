@@ -1,5 +1,5 @@
 // One API request with its retries: limiter slot, per-attempt timeout, body read, and the retry rules.
-import { ProblemDetails } from '../../../shared/api';
+import { ProblemDetails } from '#shared/api/index';
 import { backoffDelay, parseRetryAfter } from './backoff';
 import { ApiError, scrubSecret, titleForStatus, type ApiErrorKind } from './errors';
 import type { Permit, RequestLimiter } from './limiter';

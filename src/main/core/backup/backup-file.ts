@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, fsyncSync, openSync, closeSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { problem } from '../../../shared/problem';
-import type { Db, StoreRow } from '../db';
-import { USER_DATA_MIGRATIONS } from '../db/user-data/migrations';
+import { problem } from '#shared/problem';
+import type { Db, StoreRow } from '../db/types';
+import { USER_DATA_MIGRATIONS } from '../db/user/migrations/migrations';
 
 /** What the label says a backup is, and the newest layout of one this Splitbook reads. */
 export const BACKUP_FORMAT = 'splitbook-backup';

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { problem } from '../../../shared/problem';
+import { problem } from '#shared/problem';
 import { LOCKS_DIR } from '../sync/store-lock';
 
 export type FolderHold = { release(): void };

@@ -3,7 +3,8 @@
 // files they replace moved to a folder of their own and kept, and every step undone if one fails.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { insertStore, openDatabase } from '../db';
+import { insertStore } from '../db/cache/stores';
+import { openDatabase } from '../db/open';
 import { copyUserData, type BackupInfo } from './backup-file';
 
 /** What a restore did: the backup it put in place, where the files it replaced are kept, the stores it left out. */

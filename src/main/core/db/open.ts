@@ -3,13 +3,13 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ProblemError, problem } from '../../../shared/problem';
+import { ProblemError, problem } from '#shared/problem';
 import { unpackJson } from './values';
-import { MIGRATIONS, migrate, schemaVersion } from './migrations';
+import { MIGRATIONS, migrate, schemaVersion } from './cache/migrations';
 import { CORRUPT_CACHE, storageFailure, storageProblem } from './storage-errors';
-import { USER_DATA_MIGRATIONS } from './user-data/migrations';
+import { USER_DATA_MIGRATIONS } from './user/migrations/migrations';
 import type { Db } from './types';
-import { spellingKey } from '../../../shared/domain/metrics';
+import { spellingKey } from '#shared/domain/metrics';
 
 export type { Db } from './types';
 

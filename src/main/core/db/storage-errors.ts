@@ -1,5 +1,5 @@
 // The one place where a disk or SQLite failure (full, read-only, corrupt) becomes a problem a user can read.
-import { appProblem, PROBLEM_TYPES, ProblemError, type Problem } from '../../../shared/problem';
+import { appProblem, PROBLEM_TYPES, ProblemError, type Problem } from '#shared/problem';
 
 export type StorageFailure = 'corrupt' | 'read-only' | 'full' | 'io' | 'busy';
 

@@ -1,7 +1,7 @@
 // Types of the cache's own records (stores, sync state, set-aside keys); API and bridge shapes come from src/shared.
 import type Database from 'better-sqlite3';
-import type { Problem } from '../../../shared/problem';
-import type { StoreSummary, SyncOutcome, SyncPhase } from '../../../shared/contract';
+import type { Problem } from '#shared/problem';
+import type { StoreSummary, SyncOutcome, SyncPhase } from '#shared/contract/index';
 
 /** One open cache: a better-sqlite3 connection with the schema migrated. */
 export type Db = Database.Database;
@@ -64,7 +64,7 @@ export type ResourceSyncRow = { resource: string; syncedAt: string };
 
 export const SET_ASIDE_RESOURCES = ['test', 'results', 'campaign', 'audience'] as const;
 export type SetAsideResource = (typeof SET_ASIDE_RESOURCES)[number];
-export type { SetAsideKind } from '../../../shared/contract';
+export type { SetAsideKind } from '#shared/contract/index';
 
 /** A tag as collected from the tests of a store. */
 export type TagRecord = { storeId: string; id: string; name: string; testCount: number };

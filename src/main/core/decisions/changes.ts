@@ -2,11 +2,14 @@
 // was made with), so the Decisions view can count what changed since the user looked, and a background
 // sync can say which tests became ready for a call. Never the user's doing: a test with edits of the user
 // (waiting, or sent since the store last synced) and a call made again with other settings are left out.
-import { DecisionCall } from '../../../shared/domain/decisions';
-import type { SyncReport } from '../../../shared/contract';
-import { getStoreRow, needsCall, type DecisionChange, type Db } from '../db';
+import { DecisionCall } from '#shared/domain/decisions/index';
+import type { SyncReport } from '#shared/contract/index';
+import { getStoreRow } from '../db/cache/stores';
+import { needsCall } from '../db/cache/decisions';
+import type { DecisionChange } from '../db/user/background';
+import type { Db } from '../db/types';
 import { statement } from '../db/statements';
-import { hasUserData } from '../db/user-data/attached';
+import { hasUserData } from '../db/user/attached';
 import type { SyncEngine } from '../sync/run';
 
 export type RunChanges = {

@@ -1,8 +1,10 @@
 // Makes stale decisions again in the background: at core start (calls of an older version, results cached
 // before decisions were stored) and after the decision settings or a test's plan change. A short step per
 // tick of the event loop, so a cache of thousands of tests never holds up the window's first paint.
-import type { CoreEvent } from '../../../shared/contract';
-import { listStoreRows, refreshDecisionsStep, type Db } from '../db';
+import type { CoreEvent } from '#shared/contract/index';
+import { listStoreRows } from '../db/cache/stores';
+import { refreshDecisionsStep } from '../db/cache/decisions';
+import type { Db } from '../db/types';
 
 /** Rows and milliseconds per step: under a millisecond a call from its facts, so a step stays well under a frame or two. */
 export const REFRESH_STEP_ROWS = 50;

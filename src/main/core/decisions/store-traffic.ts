@@ -1,6 +1,6 @@
 // What the planner goes by at a store: the daily visitors a test there typically gets and the goal's
 // baseline, both from the store's own tests over the last 28 days of their daily data.
-import { TestResults } from '../../../shared/api';
+import { TestResults } from '#shared/api/index';
 import {
   addSide,
   EMPTY_SUMS,
@@ -8,11 +8,11 @@ import {
   valueOf,
   type GoalMetric,
   type SideSums,
-} from '../../../shared/domain/decisions/estimates';
-import { DAY_MS, dailySeries } from '../../../shared/domain/statistics/daily';
-import { plannerEstimate } from '../../../shared/domain/decisions/planner';
-import type { DecisionSettings, PlannerEstimate } from '../../../shared/domain/decisions/schemas';
-import { metricOfGoal } from '../../../shared/domain/metrics';
+} from '#shared/domain/decisions/estimates';
+import { DAY_MS, dailySeries } from '#shared/domain/statistics/daily';
+import { plannerEstimate } from '#shared/domain/decisions/planner';
+import type { DecisionSettings, PlannerEstimate } from '#shared/domain/decisions/schemas';
+import { metricOfGoal } from '#shared/domain/metrics';
 import { median } from '../review/portfolio';
 import { statement } from '../db/statements';
 import type { Db } from '../db/types';

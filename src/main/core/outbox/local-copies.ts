@@ -1,16 +1,10 @@
 // The local copy of records with unsent edits, in the cache: a test's or campaign's row and raw JSON
 // written as "server copy + pending edits" (each field applied by its description, the row by the one
 // writer of db/tests.ts), tags and audiences created here, and the look-ups an edit needs.
-import {
-  Campaign,
-  CustomAudience,
-  Test,
-  type DefaultAudience,
-  type Tag,
-} from '../../../shared/api';
-import { testField, type RecordLookups } from '../../../shared/domain/test-fields';
+import { Campaign, CustomAudience, Test, type DefaultAudience, type Tag } from '#shared/api/index';
+import { testField, type RecordLookups } from '#shared/domain/test-fields';
 import { statement } from '../db/statements';
-import { writeTestRow } from '../db/tests';
+import { writeTestRow } from '../db/cache/tests';
 import type { Db } from '../db/types';
 import { toJson } from '../db/values';
 

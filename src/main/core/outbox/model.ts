@@ -1,9 +1,9 @@
 // The outbox's model, free of SQL and HTTP: record kinds and states, a record's rows merged into what one
 // request carries, and the rules every part applies the same way (what may be sent, the three-way merge
 // of mine and theirs, a create's local id replaced in the edits naming it, holding and resolving a conflict).
-import type { EditKind, EditState } from '../../../shared/contract';
-import { sameValue } from '../../../shared/domain/mutability';
-import type { Problem } from '../../../shared/problem';
+import type { EditKind, EditState } from '#shared/contract/index';
+import { sameValue } from '#shared/domain/mutability';
+import type { Problem } from '#shared/problem';
 
 /** The kinds and states are the bridge's (shared/contract/edits.ts): one list of each. */
 export type OutboxKind = EditKind;

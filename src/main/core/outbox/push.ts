@@ -1,7 +1,7 @@
 // The pusher of one store: sends its outbox serially, oldest record first, each record by the sender of
 // its kind (send/). A failure that says "later" keeps the record queued and stops the push, so order holds;
 // one that says "no" fails that record only (a 403 also records that the store's key is read-only).
-import type { Problem } from '../../../shared/problem';
+import type { Problem } from '#shared/problem';
 import {
   isCreate,
   isSendable,

@@ -1,6 +1,6 @@
 // The rebase: the cache's copy of a record with unsent edits is always "server copy + pending edits",
 // rebuilt at core start, after each pulled page and list, after every edit and once a create is settled.
-import { Campaign, Test, type CustomAudience } from '../../../shared/api';
+import { Campaign, Test, type CustomAudience } from '#shared/api/index';
 import type { Db } from '../db/types';
 import {
   applyCampaignChanges,

@@ -1,10 +1,10 @@
 // The outbox's storage in the user's own file: unsent edits and creates (user.outbox), the server's copy
 // of the records they change (user.server_copies), and what a store taught about its key (user.store_keys).
-import { Problem } from '../../../shared/problem';
-import { deleteSentEdits } from '../db/sent-edits';
+import { Problem } from '#shared/problem';
+import { deleteSentEdits } from '../db/user/sent-edits';
 import { statement } from '../db/statements';
 import type { Db } from '../db/types';
-import { hasUserData } from '../db/user-data/attached';
+import { hasUserData } from '../db/user/attached';
 import {
   collapse,
   groupRecords,

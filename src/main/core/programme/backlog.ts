@@ -1,27 +1,30 @@
 // The backlog across stores: tests never launched (drafts, scheduled, incompatible), ranked by the score
 // the user chose (shared/domain/programme), each with the planner's days at its store's traffic and the
 // fields whose edits wait in the outbox (the cache's row already shows them).
-import { Test } from '../../../shared/api';
+import { Test } from '#shared/api/index';
 import {
   TestFilter,
   type Backlog,
   type BacklogInput,
   type BacklogRow,
   type ProgrammeFacet,
-} from '../../../shared/contract';
-import { NOT_LAUNCHED_STATUSES } from '../../../shared/domain/lifecycle';
-import { metricOfGoal } from '../../../shared/domain/metrics';
+} from '#shared/contract/index';
+import { NOT_LAUNCHED_STATUSES } from '#shared/domain/lifecycle';
+import { metricOfGoal } from '#shared/domain/metrics';
 import {
   BACKLOG_SCORES,
   rankBacklog,
   SCORE_NOTE,
   SCORE_WORDS,
   type BacklogScore,
-} from '../../../shared/domain/programme';
-import { listStoreRows, noteKey, storeBasis, type Db } from '../db';
+} from '#shared/domain/programme/index';
+import { listStoreRows } from '../db/cache/stores';
+import { noteKey } from '../db/user/notes';
+import { storeBasis } from '../db/cache/decisions';
+import type { Db } from '../db/types';
 import { outboxRows } from '../outbox';
 import { statement } from '../db/statements';
-import { filterWhere, whereSql } from '../db/test-list';
+import { filterWhere, whereSql } from '../db/cache/test-list';
 import { plannerAt, storeTraffic, type StoreTraffic } from '../decisions/store-traffic';
 
 export type BacklogItem = Omit<BacklogRow, 'score' | 'rank'>;

@@ -7,9 +7,9 @@ import {
   type ImpactRow,
   type Learnings,
   type ProgrammePriorView,
-} from '../../../shared/contract';
-import type { DecisionLook } from '../../../shared/domain/decisions/schemas';
-import { metricOfGoal } from '../../../shared/domain/metrics';
+} from '#shared/contract/index';
+import type { DecisionLook } from '#shared/domain/decisions/schemas';
+import { metricOfGoal } from '#shared/domain/metrics';
 import {
   CONCLUDING_CALLS,
   learnings,
@@ -20,11 +20,14 @@ import {
   type MeasuredLift,
   type ProgrammePrior,
   type ShrunkLift,
-} from '../../../shared/domain/programme';
-import { listStoreRows, noteKey, readDecision, type Db } from '../db';
+} from '#shared/domain/programme/index';
+import { listStoreRows } from '../db/cache/stores';
+import { noteKey } from '../db/user/notes';
+import { readDecision } from '../db/cache/decisions';
+import type { Db } from '../db/types';
 import { statement } from '../db/statements';
-import { takeawaysFor } from '../db/takeaways';
-import { filterWhere, whereSql } from '../db/test-list';
+import { takeawaysFor } from '../db/user/takeaways';
+import { filterWhere, whereSql } from '../db/cache/test-list';
 import { goalBaseline, storeTraffic } from '../decisions/store-traffic';
 
 export const CONCLUDED_DEFINITION =

@@ -1,6 +1,6 @@
 // The `backlog` report: the tests never launched, ranked as the programme's backlog ranks them by default
 // (impact ÷ effort, ties by priority), each with the planner's days at its store's traffic.
-import { SCORE_WORDS } from '../../../shared/domain/programme';
+import { SCORE_WORDS } from '#shared/domain/programme/index';
 import { backlogItems, rankedBacklog } from '../programme/backlog';
 import type { CsvValue } from './csv';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';

@@ -2,9 +2,9 @@
 // .xlsx workbook (xlsx.ts, streamed), with throttled progress and cancellation.
 import type { Writable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ExportRequest } from '../../../shared/contract';
-import { problem } from '../../../shared/problem';
-import type { Db } from '../db';
+import type { ExportRequest } from '#shared/contract/index';
+import { problem } from '#shared/problem';
+import type { Db } from '../db/types';
 import { BOM, csvRow, csvTextRows } from './csv';
 import { REPORTS, reportByName } from './registry';
 import { checkScope } from './source';

@@ -1,7 +1,7 @@
 // The `learnings` report: every concluded test (ship, keep the control, no difference) with its lift at the
 // call, the user's takeaway and, for a shipped winner, its lift shrunk toward the store's mean and its
 // estimated yearly value with every assumption.
-import { TestFilter } from '../../../shared/contract';
+import { TestFilter } from '#shared/contract/index';
 import {
   concludedRecords,
   impactOf,

@@ -1,7 +1,7 @@
 // The `campaigns` and `audiences` reports: a store's active campaigns with their progress counts, and
 // its custom audiences with their rules as text and as JSON. Both lists are short (tens per store).
-import { CustomAudience, type Rule } from '../../../shared/api';
-import { selectorText } from '../../../shared/domain/selector';
+import { CustomAudience, type Rule } from '#shared/api/index';
+import { selectorText } from '#shared/domain/selector';
 import { statement } from '../db/statements';
 import type { CsvValue } from './csv';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';

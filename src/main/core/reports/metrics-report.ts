@@ -1,11 +1,7 @@
 // The `metrics` report: one row per test × segment × metric, with Splitbook's statistics on the binary rates.
-import { Test, TestResults, type SideStatistics } from '../../../shared/api';
-import { SEGMENTS } from '../../../shared/api/results';
-import {
-  analysePerMetric,
-  analyseSegments,
-  type PerMetric,
-} from '../../../shared/domain/statistics';
+import { Test, TestResults, type SideStatistics } from '#shared/api/index';
+import { SEGMENTS } from '#shared/api/results';
+import { analysePerMetric, analyseSegments, type PerMetric } from '#shared/domain/statistics/index';
 import type { CsvValue } from './csv';
 import { scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';

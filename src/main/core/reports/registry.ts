@@ -1,5 +1,5 @@
 // Every report by name: the one list the CLI, the window (reports.list) and the README table read.
-import type { ReportInfo, ReportName } from '../../../shared/contract';
+import type { ReportInfo, ReportName } from '#shared/contract/index';
 import { backlogReport } from './backlog-report';
 import { dailyReport } from './daily-report';
 import { learningsReport } from './learnings-report';

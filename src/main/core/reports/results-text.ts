@@ -7,14 +7,9 @@
 // lays it out can be read by position. Anything else (an unknown field among the daily figures, a
 // segment inside a day, a day key that is not a date) is not matched, and the caller reads that record
 // the general way, with JSON.parse.
-import {
-  SEGMENTS,
-  SIDE_METRICS,
-  type SideStatistics,
-  TestResults,
-} from '../../../shared/api/results';
-import { dayNumberOf } from '../../../shared/domain/statistics/daily';
-import type { RevenueDay, RevenueSide } from '../../../shared/domain/statistics/revenue';
+import { SEGMENTS, SIDE_METRICS, type SideStatistics, TestResults } from '#shared/api/results';
+import { dayNumberOf } from '#shared/domain/statistics/daily';
+import type { RevenueDay, RevenueSide } from '#shared/domain/statistics/revenue';
 
 /** What the reports read of a side's totals: counts for the binary analysis, rates for the goal. */
 export const HEAD_FIGURES = [

@@ -1,6 +1,6 @@
 // The host capability an export saves through: Electron asks with its native dialog, the browser host
 // hands the finished file to the browser as a download. Passed into the core as CoreDeps.saveFile.
-import type { ExportFormat } from '../../../shared/contract';
+import type { ExportFormat } from '#shared/contract/index';
 
 export interface SaveTarget {
   /** Where the core writes the file (atomically: a temporary name, renamed when whole). */
@@ -24,4 +24,7 @@ export type SaveFile = (request: {
 }) => Promise<SaveTarget | null>;
 
 /** Prints an HTML document to PDF (Electron: a hidden window's printToPDF); absent where the host cannot. */
-export type PrintToPdf = (html: string, options: { pageSize: 'A4' | 'Letter' }) => Promise<Uint8Array>;
+export type PrintToPdf = (
+  html: string,
+  options: { pageSize: 'A4' | 'Letter' },
+) => Promise<Uint8Array>;

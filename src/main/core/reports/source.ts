@@ -1,9 +1,9 @@
 // Reads the tests in a report's scope from the cache in small keyset batches: memory stays flat, and
 // the connection is never held by an open cursor while the writer waits (other calls keep working).
-import type { TestFilter } from '../../../shared/contract';
-import { problem } from '../../../shared/problem';
-import type { Db } from '../db';
-import { filterWhere, whereSql } from '../db/test-list';
+import type { TestFilter } from '#shared/contract/index';
+import { problem } from '#shared/problem';
+import type { Db } from '../db/types';
+import { filterWhere, whereSql } from '../db/cache/test-list';
 import { statement } from '../db/statements';
 import { unpackJson } from '../db/values';
 import type { ReportContext } from './types';

@@ -1,8 +1,8 @@
 // The `tests` report: one row per test in scope, the API's figures beside Splitbook's own statistics,
 // read from the cache's typed columns and the statistics it keeps with each test's results.
-import { Test, TestResults } from '../../../shared/api';
-import { DECISION_RULES_VERSION, type Decision } from '../../../shared/domain/decisions';
-import { metricOfGoal } from '../../../shared/domain/metrics';
+import { Test, TestResults } from '#shared/api/index';
+import { DECISION_RULES_VERSION, type Decision } from '#shared/domain/decisions/index';
+import { metricOfGoal } from '#shared/domain/metrics';
 import {
   analyseBinary,
   analyseTest,
@@ -10,9 +10,9 @@ import {
   revenueLift,
   sampleRatioTest,
   type TestAnalysis,
-} from '../../../shared/domain/statistics';
-import { dayNumberOfTimestamp } from '../../../shared/domain/statistics/daily';
-import { noteKey, notesFor } from '../db/notes';
+} from '#shared/domain/statistics/index';
+import { dayNumberOfTimestamp } from '#shared/domain/statistics/daily';
+import { noteKey, notesFor } from '../db/user/notes';
 import { statement } from '../db/statements';
 import { unpackJson } from '../db/values';
 import type { CsvValue } from './csv';

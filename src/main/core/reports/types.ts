@@ -1,6 +1,6 @@
 // The shape of a report: its columns (name, cell kind, unit, source) and a generator of rows over a scope.
-import type { ReportName, TestFilter } from '../../../shared/contract';
-import type { Db } from '../db';
+import type { ReportName, TestFilter } from '#shared/contract/index';
+import type { Db } from '../db/types';
 import type { CsvValue } from './csv';
 
 /** How a cell is typed in a workbook and which unit the README gives it. */

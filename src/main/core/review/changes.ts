@@ -1,5 +1,5 @@
 // The Changes view and a test's History, read from the review memory: net changes per test since a point in time.
-import { METADATA_FIELD_LABELS } from '../../../shared/domain/tracked-fields';
+import { METADATA_FIELD_LABELS } from '#shared/domain/tracked-fields';
 import type {
   ChangeKind,
   ChangeLine,
@@ -8,19 +8,19 @@ import type {
   ChangesReport,
   HistoryEntry,
   StoreChanges,
-} from '../../../shared/contract';
-import { isEnded } from '../../../shared/domain/lifecycle';
+} from '#shared/contract/index';
+import { isEnded } from '#shared/domain/lifecycle';
 import {
   changedSnapshotsSince,
   firstSnapshotAt,
-  hasUserData,
-  listStoreRows,
   probabilityEnds,
   storeMark,
   testSnapshots,
   testTitles,
-  type Db,
-} from '../db';
+} from '../db/history/review';
+import { hasUserData } from '../db/user/attached';
+import { listStoreRows } from '../db/cache/stores';
+import type { Db } from '../db/types';
 import { ownEditsOf } from './own-edits';
 import { DRIFT_FIELDS, TestState, type Changes } from './state';
 

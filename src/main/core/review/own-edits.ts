@@ -1,6 +1,6 @@
 // The user's own edits in the review memory's terms: what Splitbook sent and the store confirmed, and
 // what still waits in the outbox, so the Changes view never reports them as changes made elsewhere.
-import { metaRow, sentEditsSince, writeSentEdits } from '../db/sent-edits';
+import { metaRow, sentEditsSince, writeSentEdits } from '../db/user/sent-edits';
 import type { Db } from '../db/types';
 import { pendingRecords } from '../outbox/store';
 import { metaOf } from './snapshots';

@@ -4,9 +4,11 @@ import {
   type Portfolio,
   type PortfolioCount,
   type PortfolioFigures,
-} from '../../../shared/contract';
-import { isEnded } from '../../../shared/domain/lifecycle';
-import { listStoreRows, portfolioRows, type Db, type PortfolioRow } from '../db';
+} from '#shared/contract/index';
+import { isEnded } from '#shared/domain/lifecycle';
+import { listStoreRows } from '../db/cache/stores';
+import { portfolioRows, type PortfolioRow } from '../db/history/review';
+import type { Db } from '../db/types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How many months the "started per month" chart spans, ending with the current month. */

@@ -2,7 +2,6 @@
 // recorded and appends a compact snapshot only when something material changed.
 import {
   hasTrackedState,
-  hasUserData,
   markCompacted,
   refreshReviewEnds,
   storeMark,
@@ -10,10 +9,11 @@ import {
   touchTrackedState,
   trackedTests,
   writeSnapshot,
-  type Db,
   type TrackedRow,
-} from '../db';
-import type { MetaRow } from '../db/sent-edits';
+} from '../db/history/review';
+import { hasUserData } from '../db/user/attached';
+import type { Db } from '../db/types';
+import type { MetaRow } from '../db/user/sent-edits';
 import {
   DRIFT_FIELDS,
   Tracked,

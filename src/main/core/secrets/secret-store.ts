@@ -1,5 +1,5 @@
 // Where API keys live: the OS keychain through keytar, or this session's memory when the user chooses so.
-import { problem, ProblemError } from '../../../shared/problem';
+import { problem, ProblemError } from '#shared/problem';
 
 export const KEYCHAIN_SERVICE = 'Splitbook';
 

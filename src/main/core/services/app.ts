@@ -1,6 +1,6 @@
 // `app.*`: the app's version, host and keychain verdict, opening links outside the app, and the cache's health.
-import type { CacheStatus, Services } from '../../../shared/contract';
-import { problem } from '../../../shared/problem';
+import type { CacheStatus, Services } from '#shared/contract/index';
+import { problem } from '#shared/problem';
 import type { KeychainStatus } from '../secrets';
 
 export interface AppServiceDeps {

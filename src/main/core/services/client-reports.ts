@@ -1,10 +1,14 @@
 // `clientReports.*`: the finished report of a test or a store, written where the host saves (HTML, or PDF
 // where the host can print), its plain-text summary, and its header and locale.
-import type { Services } from '../../../shared/contract';
-import { DEFAULT_CLIENT_REPORT_SETTINGS } from '../../../shared/contract/client-reports';
-import { problem } from '../../../shared/problem';
-import type { Db } from '../db';
-import { buildClientReport, readClientReportSettings, writeClientReportSettings } from '../reports/client/build';
+import type { Services } from '#shared/contract/index';
+import { DEFAULT_CLIENT_REPORT_SETTINGS } from '#shared/contract/client-reports';
+import { problem } from '#shared/problem';
+import type { Db } from '../db/types';
+import {
+  buildClientReport,
+  readClientReportSettings,
+  writeClientReportSettings,
+} from '../reports/client/build';
 import type { PrintToPdf, SaveFile } from '../reports/save';
 import { writeFileAtomically } from '../reports/write-file';
 
@@ -19,23 +23,37 @@ export interface ClientReportsServiceDeps {
 
 /** US Letter where it is the custom (the US and Canada), A4 everywhere else. */
 function pageSizeFor(locale: string): 'A4' | 'Letter' {
-  const region = (locale || Intl.DateTimeFormat().resolvedOptions().locale).split('-').at(-1)?.toUpperCase();
+  const region = (locale || Intl.DateTimeFormat().resolvedOptions().locale)
+    .split('-')
+    .at(-1)
+    ?.toUpperCase();
   return region === 'US' || region === 'CA' ? 'Letter' : 'A4';
 }
 
-export function createClientReportsService(deps: ClientReportsServiceDeps): Services['clientReports'] {
+export function createClientReportsService(
+  deps: ClientReportsServiceDeps,
+): Services['clientReports'] {
   return {
     settings: async () => readClientReportSettings(deps.db),
 
     async setSettings(patch) {
-      const next = { ...DEFAULT_CLIENT_REPORT_SETTINGS, ...readClientReportSettings(deps.db), ...patch };
+      const next = {
+        ...DEFAULT_CLIENT_REPORT_SETTINGS,
+        ...readClientReportSettings(deps.db),
+        ...patch,
+      };
       writeClientReportSettings(deps.db, next, new Date(deps.clock()).toISOString());
       return next;
     },
 
     async save({ scope, format }) {
       if (!deps.saveFile) {
-        throw problem('validation', 400, 'Cannot save here', 'This host cannot save files; use the command line: report --store ID --out FILE.html.');
+        throw problem(
+          'validation',
+          400,
+          'Cannot save here',
+          'This host cannot save files; use the command line: report --store ID --out FILE.html.',
+        );
       }
       if (format === 'pdf' && !deps.printToPdf) {
         throw problem(
@@ -47,14 +65,17 @@ export function createClientReportsService(deps: ClientReportsServiceDeps): Serv
       }
       await deps.decisionsSettled?.();
       const report = buildClientReport(deps.db, scope, 'html', deps.clock());
-      const fileName = format === 'pdf' ? report.fileName.replace(/\.html$/, '.pdf') : report.fileName;
+      const fileName =
+        format === 'pdf' ? report.fileName.replace(/\.html$/, '.pdf') : report.fileName;
       const notSaved = { saved: false, fileName, location: null, downloadUrl: null, rows: 0 };
       const target = await deps.saveFile({ suggestedName: fileName, format });
       if (!target) return notSaved;
       try {
         const bytes =
           format === 'pdf' && deps.printToPdf
-            ? await deps.printToPdf(report.content, { pageSize: pageSizeFor(readClientReportSettings(deps.db).locale) })
+            ? await deps.printToPdf(report.content, {
+                pageSize: pageSizeFor(readClientReportSettings(deps.db).locale),
+              })
             : report.content;
         await writeFileAtomically(target.path, async (out) => {
           out.end(bytes);
@@ -65,7 +86,13 @@ export function createClientReportsService(deps: ClientReportsServiceDeps): Serv
       }
       const savedName = target.path.split(/[\\/]/).at(-1) ?? fileName;
       const where = await target.saved({ rows: report.tests, fileName: savedName });
-      return { saved: true, fileName: savedName, location: where.location, downloadUrl: where.downloadUrl, rows: report.tests };
+      return {
+        saved: true,
+        fileName: savedName,
+        location: where.location,
+        downloadUrl: where.downloadUrl,
+        rows: report.tests,
+      };
     },
 
     async summary(scope) {

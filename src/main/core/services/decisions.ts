@@ -6,33 +6,26 @@ import type {
   DecisionRow,
   DecisionSettingsView,
   Services,
-} from '../../../shared/contract';
-import { SetDecisionSettingsInput, SetPlanInput } from '../../../shared/contract/decisions';
-import { Test, type TestResults } from '../../../shared/api';
+} from '#shared/contract/index';
+import { SetDecisionSettingsInput, SetPlanInput } from '#shared/contract/decisions';
+import { Test, type TestResults } from '#shared/api/index';
 import {
   DecisionSettings,
   decideTest,
   learnReadings,
   type Decision,
   type DecisionSettingsPatch,
-} from '../../../shared/domain/decisions';
-import { metricOfGoal } from '../../../shared/domain/metrics';
-import { problem } from '../../../shared/problem';
-import { summarizeIssues } from '../../../shared/validation';
+} from '#shared/domain/decisions/index';
+import { metricOfGoal } from '#shared/domain/metrics';
+import { problem } from '#shared/problem';
+import { summarizeIssues } from '#shared/validation';
 import {
   CALL_ORDER,
-  canWriteBackground,
-  clearDecisionNews,
   decisionBasis,
-  decisionNews,
   decisionInput,
   decisionRows,
   emptyCallCounts,
-  getResults,
-  getStoreRow,
-  hasUserData,
   lastDataDate,
-  listStoreRows,
   needsCall,
   readGlobalDecisionSettings,
   readStoreOverrides,
@@ -45,9 +38,13 @@ import {
   writeTestPlan,
   type DecisionBasis,
   type DecisionDbRow,
-  type Db,
   type TestPlan,
-} from '../db';
+} from '../db/cache/decisions';
+import { canWriteBackground, clearDecisionNews, decisionNews } from '../db/user/background';
+import { getResults } from '../db/cache/reads';
+import { getStoreRow, listStoreRows } from '../db/cache/stores';
+import { hasUserData } from '../db/user/attached';
+import type { Db } from '../db/types';
 import { statement } from '../db/statements';
 import type { DecisionRefresh } from '../decisions/refresh';
 import { plannerAt, storeTraffic } from '../decisions/store-traffic';

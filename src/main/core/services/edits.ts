@@ -2,12 +2,12 @@
 // user makes before recording it, lists the records, carries out the user's decisions (retry, discard,
 // undo, resolve a conflict) and sends an edit at once when it may.
 import { randomUUID } from 'node:crypto';
-import type { CoreEvent, PendingEdit, Services } from '../../../shared/contract';
-import { checkTestChange, lockedFields, testFieldValue } from '../../../shared/domain/mutability';
-import { isTestEditField, nameOfId, TEST_FIELDS } from '../../../shared/domain/test-fields';
-import type { UpdateTestField } from '../../../shared/api';
-import { problem } from '../../../shared/problem';
-import type { Db } from '../db';
+import type { CoreEvent, PendingEdit, Services } from '#shared/contract/index';
+import { checkTestChange, lockedFields, testFieldValue } from '#shared/domain/mutability';
+import { isTestEditField, nameOfId, TEST_FIELDS } from '#shared/domain/test-fields';
+import type { UpdateTestField } from '#shared/api/index';
+import { problem } from '#shared/problem';
+import type { Db } from '../db/types';
 import {
   audiencesNamed,
   discardRecord,

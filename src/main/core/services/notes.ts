@@ -1,15 +1,15 @@
 // `notes.*`: the user's notes per test and annotations per store, in the user's own file; never sent to the API.
-import type { Services } from '../../../shared/contract';
-import { problem } from '../../../shared/problem';
+import type { Services } from '#shared/contract/index';
+import { problem } from '#shared/problem';
 import {
   addAnnotation,
   getNote,
-  getStoreRow,
   listAnnotations,
   removeAnnotation,
   setNote,
-  type Db,
-} from '../db';
+} from '../db/user/notes';
+import { getStoreRow } from '../db/cache/stores';
+import type { Db } from '../db/types';
 
 export function createNotesService(db: Db, clock: () => number): Services['notes'] {
   const now = () => new Date(clock()).toISOString();

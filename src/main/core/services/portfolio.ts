@@ -1,6 +1,6 @@
 // `portfolio.*`: figures across every store and per store, from the cache.
-import type { Services } from '../../../shared/contract';
-import type { Db } from '../db';
+import type { Services } from '#shared/contract/index';
+import type { Db } from '../db/types';
 import type { DecisionRefresh } from '../decisions/refresh';
 import { portfolio } from '../review/portfolio';
 

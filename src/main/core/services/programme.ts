@@ -1,11 +1,12 @@
 // `programme.*`: the backlog across stores, what concluded tests taught (with the user's takeaways) and
 // the estimated worth of shipped winners, all read from the cache (core/programme); takeaways in the user's file.
-import { SetTakeawayInput, type Services } from '../../../shared/contract';
-import { problem } from '../../../shared/problem';
-import { summarizeIssues } from '../../../shared/validation';
-import { getStoreRow, type Db } from '../db';
+import { SetTakeawayInput, type Services } from '#shared/contract/index';
+import { problem } from '#shared/problem';
+import { summarizeIssues } from '#shared/validation';
+import { getStoreRow } from '../db/cache/stores';
+import type { Db } from '../db/types';
 import { statement } from '../db/statements';
-import { hasTakeaways, setTakeaway } from '../db/takeaways';
+import { hasTakeaways, setTakeaway } from '../db/user/takeaways';
 import type { DecisionRefresh } from '../decisions/refresh';
 import { backlog } from '../programme/backlog';
 import { learningsOf } from '../programme/learnings';

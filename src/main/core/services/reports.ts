@@ -1,8 +1,8 @@
 // `reports.*`: the report list, an export saved through the host's saveFile capability, and cancel.
 import { basename } from 'node:path';
-import type { CoreEvent, Services } from '../../../shared/contract';
-import { problem, ProblemError } from '../../../shared/problem';
-import type { Db } from '../db';
+import type { CoreEvent, Services } from '#shared/contract/index';
+import { problem, ProblemError } from '#shared/problem';
+import type { Db } from '../db/types';
 import { CANCELLED_TITLE, reportsOf, suggestedFileName, writeExport } from '../reports/export';
 import { reportInfos } from '../reports/registry';
 import type { SaveFile } from '../reports/save';

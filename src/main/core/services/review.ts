@@ -1,7 +1,9 @@
 // `review.*`: the Changes view since each store's last review, marking stores reviewed, a test's history.
-import type { Services } from '../../../shared/contract';
-import { problem } from '../../../shared/problem';
-import { getStoreRow, listStoreRows, markReviewed, type Db } from '../db';
+import type { Services } from '#shared/contract/index';
+import { problem } from '#shared/problem';
+import { getStoreRow, listStoreRows } from '../db/cache/stores';
+import { markReviewed } from '../db/history/review';
+import type { Db } from '../db/types';
 import { listChanges, testHistory } from '../review/changes';
 
 export function createReviewService(db: Db, clock: () => number): Services['review'] {

@@ -1,9 +1,11 @@
 // `settings.*`: the user's settings, kept in the user's own file; a change is announced as `settings.changed`.
-import type { CoreEvent, Services } from '../../../shared/contract';
-import { SettingsPatch } from '../../../shared/contract/settings';
-import { problem } from '../../../shared/problem';
-import { summarizeIssues } from '../../../shared/validation';
-import { hasUserData, readSettings, writeSettings, type Db } from '../db';
+import type { CoreEvent, Services } from '#shared/contract/index';
+import { SettingsPatch } from '#shared/contract/settings';
+import { problem } from '#shared/problem';
+import { summarizeIssues } from '#shared/validation';
+import { hasUserData } from '../db/user/attached';
+import { readSettings, writeSettings } from '../db/user/settings';
+import type { Db } from '../db/types';
 
 export function createSettingsService(deps: {
   db: Db;

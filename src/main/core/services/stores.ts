@@ -1,31 +1,23 @@
 // Store services: add, rename, re-key and remove stores, and list them with their sync state.
 import { randomUUID } from 'node:crypto';
-import type { Services, StoreSummary, SyncPhase } from '../../../shared/contract';
-import {
-  appProblem,
-  problem,
-  PROBLEM_TYPES,
-  ProblemError,
-  type Problem,
-} from '../../../shared/problem';
+import type { Services, StoreSummary, SyncPhase } from '#shared/contract/index';
+import { appProblem, problem, PROBLEM_TYPES, ProblemError, type Problem } from '#shared/problem';
 import { createApiClient, normaliseBaseUrl, type WalkedPage } from '../api';
 import { ApiError } from '../api/errors';
+import { canWriteBackground } from '../db/user/background';
+import { clearKeyJournal, journalKey } from '../db/cache/key-journal';
 import {
-  canWriteBackground,
-  clearKeyJournal,
   deleteStore,
-  journalKey,
-  getResourceSyncs,
   getStoreRow,
   insertStore,
   storeCounts,
   updateStore,
-  type Db,
-  type StoreRow,
-} from '../db';
-import { forgetStoreReview } from '../db/review';
-import { cachedTestIds, resetStoreCache } from '../db/stores';
-import { hasUserData } from '../db/user-data/attached';
+} from '../db/cache/stores';
+import { getResourceSyncs } from '../db/cache/sync-state';
+import type { Db, StoreRow } from '../db/types';
+import { forgetStoreReview } from '../db/history/review';
+import { cachedTestIds, resetStoreCache } from '../db/cache/stores';
+import { hasUserData } from '../db/user/attached';
 import { clearReadOnly, deleteStoreOutbox, outboxCounts, readOnlyReason } from '../outbox';
 import { compareListing } from '../stores/identity';
 import type { SyncEngine } from '../sync/run';

@@ -1,6 +1,7 @@
 // `sync.*`: start and cancel syncs of one store or all, list what syncs set aside, and hear whether the window is online.
-import type { CoreEvent, Services } from '../../../shared/contract';
-import { pageSetAside, type Db } from '../db';
+import type { CoreEvent, Services } from '#shared/contract/index';
+import { pageSetAside } from '../db/cache/reads';
+import type { Db } from '../db/types';
 import type { StoreRegistry } from '../stores/registry';
 import type { SyncEngine } from '../sync/run';
 

@@ -1,9 +1,12 @@
 // `tests.*`: the test list, its facets, one test and its results, read from the cache (offline or not),
 // and Refresh now: one test's results fetched from its store at once.
-import type { CoreEvent, RefreshedResults, Services } from '../../../shared/contract';
-import { problem, ProblemError } from '../../../shared/problem';
+import type { CoreEvent, RefreshedResults, Services } from '#shared/contract/index';
+import { problem, ProblemError } from '#shared/problem';
 import { ApiError } from '../api';
-import { getResults, getTestDetail, listTests, testFacets, upsertResults, type Db } from '../db';
+import { getResults, getTestDetail } from '../db/cache/reads';
+import { listTests, testFacets } from '../db/cache/test-list';
+import { upsertResults } from '../db/cache/results';
+import type { Db } from '../db/types';
 import { storageProblem } from '../db/storage-errors';
 import type { StoreRegistry } from '../stores/registry';
 

@@ -1,5 +1,5 @@
 // The demo store: the simulator run in-process, so a new user sees a full app with no key and no network.
-import { createSimulator } from '../../../simulator';
+import { createSimulator } from '#simulator/index';
 
 export interface DemoStore {
   name: string;

@@ -1,5 +1,5 @@
 // Resolves a store's API key: from this session's memory, else the OS keychain. Never persisted anywhere else.
-import { problem } from '../../../shared/problem';
+import { problem } from '#shared/problem';
 import type { SecretStore } from '../secrets';
 
 export interface KeyRing {

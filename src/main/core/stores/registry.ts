@@ -1,7 +1,8 @@
 // The stores the core knows: their rows, and an API client per store that shares the store's limiter.
-import { problem } from '../../../shared/problem';
+import { problem } from '#shared/problem';
 import { createApiClient, createRequestLimiter, type ApiClient, type RequestLimiter } from '../api';
-import { getStoreRow, listStoreRows, saveLearnedRate, type Db, type StoreRow } from '../db';
+import { getStoreRow, listStoreRows, saveLearnedRate } from '../db/cache/stores';
+import type { Db, StoreRow } from '../db/types';
 import type { DemoStore } from './demo';
 import type { KeyRing } from './keys';
 

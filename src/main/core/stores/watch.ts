@@ -1,7 +1,7 @@
 // Stores changed by another process (the CLI's add-store beside the open window): the cache's
 // data_version moves when another connection commits, and only then are the stores compared, so a
 // poll costs one pragma; a difference is told as stores.changed, as the services tell their own.
-import type { CoreEvent } from '../../../shared/contract';
+import type { CoreEvent } from '#shared/contract/index';
 import type { Db } from '../db/types';
 
 /** What a window must redraw for: a store added, removed, renamed, re-keyed or moved. */

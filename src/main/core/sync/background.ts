@@ -5,27 +5,26 @@
 // syncing is skipped, and nothing is tried while offline. Time comes from the injected clock and timers.
 // Every core keeps each store's state from every sync's end (the CLI's too), so `stores` shows it; only
 // the app's hosts (`enabled`) start syncs.
-import type { CoreEvent, SyncReport } from '../../../shared/contract';
-import { MAX_READY_LISTED } from '../../../shared/contract/decisions';
+import type { CoreEvent, SyncReport } from '#shared/contract/index';
+import { MAX_READY_LISTED } from '#shared/contract/decisions';
 import {
   backgroundSyncIntervalMs,
   DEFAULT_BACKGROUND_SYNC,
   type BackgroundSync,
-} from '../../../shared/contract/settings';
-import type { BackgroundStatus } from '../../../shared/contract/sync';
-import { PROBLEM_TYPES } from '../../../shared/problem';
+} from '#shared/contract/settings';
+import type { BackgroundStatus } from '#shared/contract/sync';
+import { PROBLEM_TYPES } from '#shared/problem';
 import { backoffDelay } from '../api/backoff';
 import {
   BACKGROUND_IDLE,
   canWriteBackground,
   deleteBackgroundState,
   readBackgroundRow,
-  readSettings,
   writeBackgroundRow,
   type BackgroundRow,
-  type Db,
-  type StoreRow,
-} from '../db';
+} from '../db/user/background';
+import { readSettings } from '../db/user/settings';
+import type { Db, StoreRow } from '../db/types';
 import type { RunChanges, TrackedSyncEngine } from '../decisions/changes';
 import { hasSendable } from '../outbox';
 import { isAnotherProcess } from './run';

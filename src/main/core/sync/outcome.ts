@@ -1,7 +1,7 @@
 // How a failure during a sync becomes the run's outcome and the problem the user sees.
-import type { Problem } from '../../../shared/problem';
-import { appProblem, PROBLEM_TYPES, ProblemError } from '../../../shared/problem';
-import type { SyncOutcome } from '../../../shared/contract';
+import type { Problem } from '#shared/problem';
+import { appProblem, PROBLEM_TYPES, ProblemError } from '#shared/problem';
+import type { SyncOutcome } from '#shared/contract/index';
 import { ApiError } from '../api/errors';
 import { storageProblem } from '../db/storage-errors';
 

@@ -1,5 +1,5 @@
 // Progress events of a sync, throttled so a 2,000-result phase does not flood the UI.
-import type { SyncPhase, SyncProgress } from '../../../shared/contract';
+import type { SyncPhase, SyncProgress } from '#shared/contract/index';
 
 export interface ProgressReporter {
   report(phase: SyncPhase, done: number, total: number | null): void;

@@ -2,10 +2,12 @@
 // phases in order (tests, results, campaigns, audiences), sends what still waits after an ok pull, and
 // turns whatever happens into a report.
 // A push alone (an edit made while online, the connection back) runs under the same lock, never beside a run.
-import type { SyncProgress, SyncReport } from '../../../shared/contract';
-import { appProblem } from '../../../shared/problem';
+import type { SyncProgress, SyncReport } from '#shared/contract/index';
+import { appProblem } from '#shared/problem';
 import type { ApiClient } from '../api';
-import { clearSyncState, recordSyncOutcome, type Db } from '../db';
+import { clearSyncState } from '../db/cache/sync-state';
+import { recordSyncOutcome } from '../db/cache/stores';
+import type { Db } from '../db/types';
 import { hasSendable, pushStore, type PushSummary } from '../outbox';
 import { classifyFailure } from './outcome';
 import { createProgressReporter, type ProgressReporter } from './progress';

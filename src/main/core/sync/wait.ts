@@ -1,5 +1,5 @@
 // Waiting for a sync's report through the core's events: for callers that want the outcome (CLI, tests, benchmarks).
-import type { SyncReport } from '../../../shared/contract';
+import type { SyncReport } from '#shared/contract/index';
 import type { Core } from '../types';
 
 /** Resolves with the report of the next sync of `storeId` to finish. */

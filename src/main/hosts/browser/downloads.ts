@@ -6,13 +6,14 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import type { SaveFile } from '../../core';
+import type { SaveFile } from '#core/index';
 
 export const DOWNLOAD_PATH = '/api/download';
 
 /** The media type of a finished file, by its extension. */
 function contentTypeOf(fileName: string): string {
-  if (fileName.endsWith('.xlsx')) return 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  if (fileName.endsWith('.xlsx'))
+    return 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
   if (fileName.endsWith('.html')) return 'text/html; charset=utf-8';
   if (fileName.endsWith('.pdf')) return 'application/pdf';
   return 'text/csv; charset=utf-8';

@@ -1,6 +1,6 @@
 // The core's events as server-sent events: `event: <name>` + `data: <json>`, with heartbeat comments.
 import type { ServerResponse } from 'node:http';
-import type { Core } from '../../core';
+import type { Core } from '#core/index';
 import { SECURITY_HEADERS } from './http-utils';
 
 export const HEARTBEAT_MS = 15_000;

@@ -1,6 +1,6 @@
 // Small pieces of the browser host's HTTP handling: security headers, JSON answers, bounded body reading.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Envelope, Problem } from '../../../shared/problem';
+import type { Envelope, Problem } from '#shared/problem';
 import { CONTENT_SECURITY_POLICY } from '../common/csp';
 
 /** Sent with every answer: the page's CSP, no MIME sniffing, no referrer, no embedding elsewhere. */

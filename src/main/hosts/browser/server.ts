@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import type { Core } from '../../core';
-import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../../shared/http-bridge';
-import { appProblem, type Problem, type ProblemKind } from '../../../shared/problem';
+import type { Core } from '#core/index';
+import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '#shared/http-bridge';
+import { appProblem, type Problem, type ProblemKind } from '#shared/problem';
 import { dispatch, unexpectedProblem } from '../common/dispatch';
 import { streamEvents } from './event-stream';
 import { mediaType, readBody, sendEnvelope, sendProblem, type BodyResult } from './http-utils';
@@ -78,7 +78,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     if (url.pathname.startsWith(`${DOWNLOAD_PATH}/`)) {
       if (req.method !== 'GET') return sendProblem(res, NOT_ALLOWED, { allow: 'GET' });
-      const served = await options.downloads?.serve(url.pathname.slice(DOWNLOAD_PATH.length + 1), res);
+      const served = await options.downloads?.serve(
+        url.pathname.slice(DOWNLOAD_PATH.length + 1),
+        res,
+      );
       return served ? undefined : sendProblem(res, NO_ROUTE);
     }
     if (!url.pathname.startsWith(`${CALL_PATH}/`)) return sendProblem(res, NO_ROUTE);

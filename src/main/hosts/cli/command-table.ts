@@ -1,7 +1,7 @@
 // Every CLI command once: its usage line, its help, the check of its arguments (a wrong command line
 // exits 2) and what it runs. USAGE, the argument check and the dispatch in run.ts all read this table.
-import { ExportFormat, REPORT_NAMES, ReportName, TestFilter } from '../../../shared/contract';
-import type { Core } from '../../core';
+import { ExportFormat, REPORT_NAMES, ReportName, TestFilter } from '#shared/contract/index';
+import type { Core } from '#core/index';
 import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
 import { backup, restore } from './data-commands';
 import { printDecisions } from './decisions-commands';

@@ -4,9 +4,9 @@ import {
   type SyncProgress,
   type SyncReport,
   type StoreSummary,
-} from '../../../shared/contract';
+} from '#shared/contract/index';
 import type { Writable } from 'node:stream';
-import type { Core, ExportRequest } from '../../core';
+import type { Core, ExportRequest } from '#core/index';
 
 const PROGRESS_INTERVAL_MS = 1000;
 

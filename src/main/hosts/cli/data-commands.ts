@@ -1,5 +1,5 @@
 // `backup` and `restore`: the user's own data (everything the stores do not hold) as one file, and back.
-import type { Core } from '../../core';
+import type { Core } from '#core/index';
 import { BACKUP_LEAVES_OUT, backupContents } from '../common/backup-text';
 import type { Io } from './commands';
 

@@ -1,6 +1,6 @@
 // The `decisions` command: Splitbook's call on each test's goal, the calls needing the consultant first.
-import type { DecisionRow } from '../../../shared/contract';
-import type { Core } from '../../core';
+import type { DecisionRow } from '#shared/contract/index';
+import type { Core } from '#core/index';
 import type { Io } from './commands';
 
 /**

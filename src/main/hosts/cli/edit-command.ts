@@ -1,16 +1,16 @@
 // `edit`: queues a test's edit in the outbox from the command line, through the same core.services.edits
 // the window uses (same checks, same refusals in the same words); the next `sync` sends it.
-import { TestChanges, type PendingEdit } from '../../../shared/contract';
+import { TestChanges, type PendingEdit } from '#shared/contract/index';
 import {
   isTestEditField,
   TEST_EDIT_FIELDS,
   testField,
   type FieldInput,
   type TestEditField,
-} from '../../../shared/domain/test-fields';
-import { problem } from '../../../shared/problem';
-import { summarizeIssues } from '../../../shared/validation';
-import type { Core } from '../../core';
+} from '#shared/domain/test-fields';
+import { problem } from '#shared/problem';
+import { summarizeIssues } from '#shared/validation';
+import type { Core } from '#core/index';
 import type { Io } from './commands';
 
 /** How a FIELD=VALUE's text becomes the PATCH body's value; `null` clears any field. */

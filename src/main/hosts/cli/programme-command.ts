@@ -1,8 +1,8 @@
 // The `programme` command: what concluded tests taught over a period, per store and across stores — the
 // counts by call, win rate, typical lifts, time to decision, the breakdowns, shipped winners' estimated
 // yearly value and the user's takeaways. `--json` prints the Learnings object itself.
-import type { ImpactRow, Learnings, LearningsFigures } from '../../../shared/contract';
-import type { Core } from '../../core';
+import type { ImpactRow, Learnings, LearningsFigures } from '#shared/contract/index';
+import type { Core } from '#core/index';
 import type { Io } from './commands';
 
 export type ProgrammeArgs = { since?: string; until?: string };

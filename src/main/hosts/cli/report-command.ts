@@ -2,7 +2,7 @@
 // one self-contained HTML file, or its plain-text summary on standard output (--format text).
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Core } from '../../core';
+import type { Core } from '#core/index';
 import type { Io } from './commands';
 
 export type ReportArgs = {
@@ -16,20 +16,25 @@ export type ReportArgs = {
 };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (value: string) => DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+const isDate = (value: string) =>
+  DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
 /** The usage errors of `report` (exit 2), or null. */
 export function checkReportArgs(values: ReportArgs): string | null {
   if (values.store === undefined && !values.all) return 'report needs --store ID|NAME (or --all).';
   if (values.store !== undefined && values.all) return 'Use --store ID or --all, not both.';
-  if (values.test !== undefined && values.store === undefined) return '--test needs the test\'s --store.';
+  if (values.test !== undefined && values.store === undefined)
+    return "--test needs the test's --store.";
   for (const flag of ['since', 'until'] as const) {
     const value = values[flag];
-    if (value !== undefined && !isDate(value)) return `--${flag} needs a date (YYYY-MM-DD), not ${value}.`;
+    if (value !== undefined && !isDate(value))
+      return `--${flag} needs a date (YYYY-MM-DD), not ${value}.`;
   }
-  if (values.since && values.until && values.since > values.until) return '--since is after --until.';
+  if (values.since && values.until && values.since > values.until)
+    return '--since is after --until.';
   const format = values.format ?? 'html';
-  if (format !== 'html' && format !== 'text') return `Unknown format: ${format}. Use html (the default) or text.`;
+  if (format !== 'html' && format !== 'text')
+    return `Unknown format: ${format}. Use html (the default) or text.`;
   if (format === 'html' && values.out === undefined) return 'An HTML report needs --out FILE.html.';
   return null;
 }
@@ -40,7 +45,12 @@ export async function writeReport(
   storeId: string | null,
   values: ReportArgs,
 ): Promise<number> {
-  const scope = { storeId, testId: values.test ?? null, since: values.since ?? null, until: values.until ?? null };
+  const scope = {
+    storeId,
+    testId: values.test ?? null,
+    since: values.since ?? null,
+    until: values.until ?? null,
+  };
   if ((values.format ?? 'html') === 'text') {
     const report = await core.reports.client(scope, 'text');
     io.out(report.content);
@@ -53,6 +63,8 @@ export async function writeReport(
     return 1;
   }
   const report = await core.reports.client(scope, 'html', out);
-  io.err(`Wrote ${out}: ${report.tests} test${report.tests === 1 ? '' : 's'}, ${report.period.since} to ${report.period.until}.`);
+  io.err(
+    `Wrote ${out}: ${report.tests} test${report.tests === 1 ? '' : 's'}, ${report.period.since} to ${report.period.until}.`,
+  );
   return 0;
 }

@@ -1,6 +1,6 @@
 // The review commands: `changes` prints what changed since the last review (or a date), `review` marks a store reviewed.
-import { ChangesInput } from '../../../shared/contract';
-import type { Core } from '../../core';
+import { ChangesInput } from '#shared/contract/index';
+import type { Core } from '#core/index';
 import type { Io } from './commands';
 
 /** Plain text a scheduled job can mail: one block per store, one line per change. */

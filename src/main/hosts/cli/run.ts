@@ -2,9 +2,9 @@
 // (command-table.ts), turns failures into a message and an exit code.
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
-import { ProblemError } from '../../../shared/problem';
-import type { Core } from '../../core';
-import { summarizeIssues } from '../../../shared/validation';
+import { ProblemError } from '#shared/problem';
+import type { Core } from '#core/index';
+import { summarizeIssues } from '#shared/validation';
 import type { Io } from './commands';
 import { COMMANDS, OPTIONS, usageError, usageText } from './command-table';
 import { API_KEY_ENV, readApiKey } from './secret-input';

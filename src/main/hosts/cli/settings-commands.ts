@@ -9,8 +9,8 @@ import {
   ResultsFreshness,
   type Settings,
   type SettingsPatch,
-} from '../../../shared/contract';
-import type { Core } from '../../core';
+} from '#shared/contract/index';
+import type { Core } from '#core/index';
 import type { Io } from './commands';
 
 interface CliSetting {

@@ -1,6 +1,6 @@
 // `--store`: a store's id or its exact name, for every command, resolved in one place.
-import { problem } from '../../../shared/problem';
-import type { Core } from '../../core';
+import { problem } from '#shared/problem';
+import type { Core } from '#core/index';
 
 /**
  * The id of the store `value` names: a store's id first, else the one store with exactly that name.

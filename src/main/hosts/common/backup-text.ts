@@ -1,5 +1,5 @@
 // What a backup holds, in the words every host prints or shows (the CLI's backup and restore, Electron's menu).
-import type { BackupInfo } from '../../core';
+import type { BackupInfo } from '#core/index';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

@@ -6,7 +6,7 @@ import {
   sourceSyncThread,
   type Core,
   type CoreDeps,
-} from '../../core';
+} from '#core/index';
 
 /** The version in package.json (tsx runs from the source tree, so the file is two folders up from src/main). */
 export function appVersion(): string {

@@ -1,9 +1,9 @@
 // The one translation every host shares: channel name + raw input -> parsed call -> Envelope (data or problem).
-import { storageProblem, type Core } from '../../core';
-import { summarizeIssues } from '../../../shared/validation';
-import { lookupMethod } from '../../../shared/contract';
-import { appProblem, ProblemError, type Envelope, type Problem } from '../../../shared/problem';
-import { serve, type Serving } from '../../../shared/rpc';
+import { storageProblem, type Core } from '#core/index';
+import { summarizeIssues } from '#shared/validation';
+import { lookupMethod } from '#shared/contract/index';
+import { appProblem, ProblemError, type Envelope, type Problem } from '#shared/problem';
+import { serve, type Serving } from '#shared/rpc';
 
 /** Calls one contract method by its channel name (`namespace.method`). Never throws. */
 export function dispatch(

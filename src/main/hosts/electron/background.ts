@@ -2,10 +2,10 @@
 // seconds since it has no event), the machine waking from sleep (powerMonitor 'resume'), and "ready for a
 // call" as a desktop notification from the main process, whose click brings the window forward on the
 // Decisions view (or the test it names).
-import type { Core } from '../../core';
-import type { ChannelEventName } from '../../../shared/channels';
-import type { AppEvent, CoreEvent, DecisionsReady } from '../../../shared/contract';
-import { readyNotice } from '../../../shared/domain/ready-notice';
+import type { Core } from '#core/index';
+import type { ChannelEventName } from '#shared/channels';
+import type { AppEvent, CoreEvent, DecisionsReady } from '#shared/contract/index';
+import { readyNotice } from '#shared/domain/ready-notice';
 
 /** How often net.isOnline() is asked. */
 export const ONLINE_POLL_MS = 5_000;

@@ -2,8 +2,8 @@
 // online backup while the app runs), then what the file holds or why it could not be written.
 import { join } from 'node:path';
 import { app, dialog, type BrowserWindow, type SaveDialogOptions } from 'electron';
-import type { Core } from '../../core';
-import { ProblemError } from '../../../shared/problem';
+import type { Core } from '#core/index';
+import { ProblemError } from '#shared/problem';
 import { BACKUP_LEAVES_OUT, backupContents } from '../common/backup-text';
 
 export const BACKUP_EXTENSION = 'splitbook-backup';

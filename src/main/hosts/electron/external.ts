@@ -1,6 +1,6 @@
 // Links that leave the app: only well-formed http(s) addresses, opened in the user's browser.
 import { shell } from 'electron';
-import { problem } from '../../../shared/problem';
+import { problem } from '#shared/problem';
 
 /** The normalized address when `url` is a plain http(s) link without credentials; otherwise null. */
 export function safeExternalUrl(url: string): string | null {

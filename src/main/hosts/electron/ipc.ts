@@ -1,9 +1,9 @@
 // The IPC side of the bridge: one handler per contract method, all through one wrapper that checks the sender.
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import type { Core } from '../../core';
-import { CHANNELS, type CoreEvent } from '../../../shared/contract';
-import { EVENT_CHANNEL, type ChannelEventName } from '../../../shared/channels';
-import { appProblem, type Envelope } from '../../../shared/problem';
+import type { Core } from '#core/index';
+import { CHANNELS, type CoreEvent } from '#shared/contract/index';
+import { EVENT_CHANNEL, type ChannelEventName } from '#shared/channels';
+import { appProblem, type Envelope } from '#shared/problem';
 import { dispatch } from '../common/dispatch';
 import { isAppUrl, type RendererSource } from './renderer-source';
 

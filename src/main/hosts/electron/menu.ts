@@ -1,6 +1,6 @@
 // The native menu: the usual roles, plus app commands that the renderer carries out (it knows the current store).
 import type { MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../../../shared/channels';
+import type { MenuCommand } from '#shared/channels';
 
 /**
  * App, File, Edit, View, Window and Help. Ctrl/Cmd+R syncs the current store and Shift+Ctrl/Cmd+R

@@ -13,7 +13,7 @@ import {
   type BrowserWindow,
 } from 'electron';
 import { registerAppScheme, serveRenderer } from './app-protocol';
-import { createCore, createKeychainSecretStore, type Core, type SaveFormat } from '../../core';
+import { createCore, createKeychainSecretStore, type Core, type SaveFormat } from '#core/index';
 import { printHtmlToPdf } from './print-pdf';
 import { openExternalSafely } from './external';
 import { forwardEvents, registerHandlers, sendEvent } from './ipc';

@@ -1,5 +1,5 @@
 // The custom audiences of the current scope, as cached by the last syncs.
-import type { AudienceRow } from '../../../shared/contract';
+import type { AudienceRow } from '#shared/contract/index';
 import { api } from '../lib/api';
 import { ScopedList } from '../lib/scopedList.svelte';
 

@@ -1,6 +1,6 @@
 // Audience rules as sentences: "country in SE, NO", "cart value greater than 100".
-import type { DefaultAudience, Rule } from '../../../shared/api';
-import { selectorText } from '../../../shared/domain/selector';
+import type { DefaultAudience, Rule } from '#shared/api/index';
+import { selectorText } from '#shared/domain/selector';
 
 const OPERATOR_WORDS: Record<string, string> = {
   in: 'in',

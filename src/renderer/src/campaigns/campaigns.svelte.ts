@@ -1,5 +1,5 @@
 // The campaigns of the current scope, as cached by the last syncs.
-import type { CampaignRow } from '../../../shared/contract';
+import type { CampaignRow } from '#shared/contract/index';
 import { api } from '../lib/api';
 import { ScopedList } from '../lib/scopedList.svelte';
 

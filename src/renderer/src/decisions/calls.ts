@@ -8,8 +8,8 @@ import {
   type DecisionLook,
   type DecisionPlan,
   type PlanSource,
-} from '../../../shared/domain/decisions/schemas';
-import { aboutDays } from '../../../shared/domain/decisions/words';
+} from '#shared/domain/decisions/schemas';
+import { aboutDays } from '#shared/domain/decisions/words';
 import { formatDate } from '../lib/format';
 
 export type CallStyle = {

@@ -1,7 +1,7 @@
 // The calls of the current scope: what the Decisions view lists and the sidebar counts, loaded once
 // for both and reloaded when the cache or the calls change.
-import type { DecisionList, DecisionRow, Resource } from '../../../shared/contract';
-import type { DecisionCall } from '../../../shared/domain/decisions/schemas';
+import type { DecisionList, DecisionRow, Resource } from '#shared/contract/index';
+import type { DecisionCall } from '#shared/domain/decisions/schemas';
 import { api } from '../lib/api';
 import { Loader } from '../lib/loader.svelte';
 import { needsCall } from './calls';

@@ -1,6 +1,6 @@
 // The Decisions view's badge: calls a sync changed since the user last looked (decisions.news), per
 // store; looking at the view (of a store, or of all) clears what it shows.
-import type { DecisionNews } from '../../../shared/contract';
+import type { DecisionNews } from '#shared/contract/index';
 import { api } from '../lib/api';
 import { getBridge } from '../lib/bridge';
 

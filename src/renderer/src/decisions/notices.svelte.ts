@@ -2,8 +2,8 @@
 // focus: the system's notification when this page may show one (the browser host, once the user allowed
 // it), otherwise a toast in the window. Opening it lands on the Decisions view, or on the test it names.
 // The Electron host shows its own notification and sends `decisions.open` when it is clicked.
-import type { DecisionsReady } from '../../../shared/contract';
-import { readyNotice, type ReadyNotice } from '../../../shared/domain/ready-notice';
+import type { DecisionsReady } from '#shared/contract/index';
+import { readyNotice, type ReadyNotice } from '#shared/domain/ready-notice';
 import { getBridge } from '../lib/bridge';
 import { nav } from '../lib/navigation.svelte';
 import { decisionList } from './decisionList.svelte';

@@ -1,7 +1,7 @@
 // Unsent edits as the window sees them: counts per store and the records of the scope, kept current by
 // `edits.changed` and each sync's end (the core itself sends what waits after an ok sync).
-import type { EditCounts, PendingEdit } from '../../../shared/contract';
-import type { Problem } from '../../../shared/problem';
+import type { EditCounts, PendingEdit } from '#shared/contract/index';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { getBridge } from '../lib/bridge';
 

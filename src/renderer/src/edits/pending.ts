@@ -1,6 +1,6 @@
 // Words for pending edits: a field's label, a value as text, and what a record's state means to the user.
-import type { EditState, PendingEdit } from '../../../shared/contract';
-import { TEST_FIELDS } from '../../../shared/domain/test-fields';
+import type { EditState, PendingEdit } from '#shared/contract/index';
+import { TEST_FIELDS } from '#shared/domain/test-fields';
 
 /** Labels of the fields of every kind of record: a test's from their descriptions, then a campaign's and an audience's. */
 const FIELD_LABELS: Readonly<Record<string, string>> = {

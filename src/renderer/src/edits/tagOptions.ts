@@ -1,6 +1,6 @@
 // The tag picker's options for what is typed: known tags that match (the best first), then "Create tag"
 // only when no tag of that name exists (names ignore case), always last so it is never the default.
-import type { TagRow } from '../../../shared/contract';
+import type { TagRow } from '#shared/contract/index';
 
 export type TagOption = { kind: 'tag'; tag: TagRow } | { kind: 'create'; name: string };
 

@@ -1,8 +1,8 @@
 // The bridge as components use it: each method resolves to its data or throws a ProblemError.
-import type { InputOf, MethodName, Namespace, OutputOf } from '../../../shared/contract';
-import { METHOD_NAMES } from '../../../shared/channels';
-import { PROBLEM_TYPES, ProblemError, type Problem } from '../../../shared/problem';
-import { createProxy, lookup } from '../../../shared/rpc';
+import type { InputOf, MethodName, Namespace, OutputOf } from '#shared/contract/index';
+import { METHOD_NAMES } from '#shared/channels';
+import { PROBLEM_TYPES, ProblemError, type Problem } from '#shared/problem';
+import { createProxy, lookup } from '#shared/rpc';
 import { getBridge, toEnvelope } from './bridge';
 
 export { ProblemError };

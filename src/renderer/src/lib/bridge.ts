@@ -1,9 +1,9 @@
 // The renderer's one way out: the Electron preload's bridge, or the browser host's HTTP + SSE bridge.
-import { events, type Bridge, type EventName, type EventPayload } from '../../../shared/contract';
-import { METHOD_NAMES } from '../../../shared/channels';
-import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '../../../shared/http-bridge';
-import { Problem, type Envelope } from '../../../shared/problem';
-import { createProxy } from '../../../shared/rpc';
+import { events, type Bridge, type EventName, type EventPayload } from '#shared/contract/index';
+import { METHOD_NAMES } from '#shared/channels';
+import { CALL_PATH, EVENTS_PATH, TOKEN_HEADER, TOKEN_PARAM } from '#shared/http-bridge';
+import { Problem, type Envelope } from '#shared/problem';
+import { createProxy } from '#shared/rpc';
 
 /** Problem type of a call that never reached the host (network down, host stopped, not JSON). */
 export const HOST_UNREACHABLE = 'splitbook:host-unreachable';

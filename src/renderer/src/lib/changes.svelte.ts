@@ -1,6 +1,6 @@
 // Which data changed, per resource and store: the events bump it here (settled), and each view reads the
 // version of what it shows, so an edit in one store or one test's results reload only the views showing them.
-import { changesOf, type AppEvent, type DataChange, type Resource } from '../../../shared/contract';
+import { changesOf, type AppEvent, type DataChange, type Resource } from '#shared/contract/index';
 import { getBridge } from './bridge';
 
 /** A burst of events (a sync writing page after page) makes one refresh. */

@@ -1,6 +1,6 @@
 // What a view shows, loaded for a key (a store, a test) and reloaded when its data changed: data, loading
 // and a problem in one place, so answers for a key left behind are dropped and an error is shown, never lost.
-import type { Problem } from '../../../shared/problem';
+import type { Problem } from '#shared/problem';
 import { toProblem } from './api';
 
 export class Loader<K, T> {

@@ -1,5 +1,5 @@
 // Where the user is: the view, the store scope (null = all stores) and the selection in each view.
-import type { TestRef } from '../../../shared/contract';
+import type { TestRef } from '#shared/contract/index';
 import type { z } from 'zod';
 
 export const VIEWS = [

@@ -1,5 +1,5 @@
 // A small list loaded for the current store scope (campaigns, audiences, sync issues), reloaded when what it lists changed.
-import type { Resource } from '../../../shared/contract';
+import type { Resource } from '#shared/contract/index';
 import { Loader } from './loader.svelte';
 
 export class ScopedList<T> extends Loader<string | null, T[]> {

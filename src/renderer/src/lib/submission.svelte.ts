@@ -1,5 +1,5 @@
 // A dialog's request in flight: busy while it runs, and its failure kept as a problem to show in the dialog.
-import type { Problem } from '../../../shared/problem';
+import type { Problem } from '#shared/problem';
 import { toProblem } from './api';
 
 export class Submission {

@@ -1,7 +1,7 @@
 // The backlog as the Backlog view shows it: the ideas of the scope ranked by the chosen score, its filters,
 // and an idea's impact, effort, priority or tags edited in place (sent through the outbox like any edit).
-import type { Backlog, BacklogRow, BacklogScore } from '../../../shared/contract';
-import type { Problem } from '../../../shared/problem';
+import type { Backlog, BacklogRow, BacklogScore } from '#shared/contract/index';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { edits } from '../edits/edits.svelte';
 

@@ -1,7 +1,7 @@
 // What concluded tests taught, as the Learnings view shows it: the scope's figures over a period (the last
 // 90 days unless changed), reloaded when calls may have changed, and a takeaway saved in place.
-import type { ConcludedTestRow, Learnings } from '../../../shared/contract';
-import type { Problem } from '../../../shared/problem';
+import type { ConcludedTestRow, Learnings } from '#shared/contract/index';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { lastDays, periodProblem } from '../lib/period';
 

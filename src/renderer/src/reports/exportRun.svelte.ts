@@ -1,7 +1,7 @@
 // One export from the window: calls reports.export, follows reports.progress, cancels, and hands the
 // browser host's file to the browser as a download.
-import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/contract';
-import type { Problem } from '../../../shared/problem';
+import type { ExportProgress, ExportRequest, ExportResult } from '#shared/contract/index';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { downloadExport, getBridge } from '../lib/bridge';
 

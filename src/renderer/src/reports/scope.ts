@@ -1,5 +1,5 @@
 // What an export covers: the test list's scope and filter, or one test of the detail pane.
-import type { TestFilter } from '../../../shared/contract';
+import type { TestFilter } from '#shared/contract/index';
 import type { Filters } from '../tests/testList.svelte';
 
 export type ExportScope = {

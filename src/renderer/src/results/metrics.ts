@@ -1,7 +1,7 @@
 // What the results' numbers mean and how they read: metric labels, units, goal ids, and lift verdicts.
 //
 // Metric ids, goals and units are defined once in src/shared/domain/metrics.ts.
-import type { Lifecycle, SideStatistics } from '../../../shared/api';
+import type { Lifecycle, SideStatistics } from '#shared/api/index';
 import {
   isGoalId,
   METRICS,
@@ -11,8 +11,8 @@ import {
   rateAsPercent,
   rateScale,
   type RateKey,
-} from '../../../shared/domain/metrics';
-import { knownTierLabel, liftTone, sideOf, verdictOf } from '../../../shared/domain/verdict';
+} from '#shared/domain/metrics';
+import { knownTierLabel, liftTone, sideOf, verdictOf } from '#shared/domain/verdict';
 import { formatInt, formatNumber, formatPercent } from '../lib/format';
 
 export type Unit = 'count' | 'percent' | 'money';
@@ -132,7 +132,7 @@ export function metricText(
   return { text: formatPercent(asPercent, 2), note: null };
 }
 
-export { relativeLift } from '../../../shared/domain/metrics';
+export { relativeLift } from '#shared/domain/metrics';
 
 export type Tone = 'positive' | 'negative' | 'inconclusive';
 

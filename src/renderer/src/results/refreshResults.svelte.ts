@@ -1,6 +1,6 @@
 // Refresh now: one test's results fetched from its store at once, with its state per test (running, the
 // last refusal, a "not found" answer), shared by the Results tab's button and the `r` shortcut.
-import type { Problem } from '../../../shared/problem';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import type { TestKey } from '../lib/navigation.svelte';
 import { changes } from '../lib/changes.svelte';

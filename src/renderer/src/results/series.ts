@@ -1,6 +1,6 @@
 // The daily series of a test's results as chart points: cumulative and daily rates per side, by day.
 // Date keys are placed by calendar day, so a day missing from a sparse map is a gap on the axis.
-import type { SideStatistics, TestResults } from '../../../shared/api';
+import type { SideStatistics, TestResults } from '#shared/api/index';
 import { formatDayKey } from '../lib/format';
 
 export type Point = { x: number; y: number };

@@ -1,7 +1,7 @@
 // Each store's dated annotations ("Black Friday promo"), loaded on first use and shared by the editor and the charts.
-import type { Annotation } from '../../../shared/contract';
+import type { Annotation } from '#shared/contract/index';
 import { api, toProblem } from '../lib/api';
-import type { Problem } from '../../../shared/problem';
+import type { Problem } from '#shared/problem';
 
 class Annotations {
   #byStore = $state<Record<string, Annotation[]>>({});

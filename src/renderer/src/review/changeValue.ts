@@ -1,6 +1,6 @@
 // A value in a change line or a History entry as the user reads it: timestamps in local date and time
 // (the exact value kept for a tooltip), booleans in words, long texts cut.
-import type { ChangeValue } from '../../../shared/contract';
+import type { ChangeValue } from '#shared/contract/index';
 import { formatDateTime } from '../lib/format';
 
 const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

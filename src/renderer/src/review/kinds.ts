@@ -1,5 +1,5 @@
 // How each kind of change reads in the Changes view: a word and a sign, never colour alone.
-import type { ChangeKind } from '../../../shared/contract';
+import type { ChangeKind } from '#shared/contract/index';
 
 export const KIND_LABEL: Record<ChangeKind, { word: string; sign: string; tone: string }> = {
   added: { word: 'New', sign: '+', tone: 'info' },

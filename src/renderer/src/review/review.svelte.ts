@@ -1,5 +1,5 @@
 // Changes since each store's last review, loaded once for the sidebar's counts and the Changes view.
-import type { ChangesReport, Resource } from '../../../shared/contract';
+import type { ChangesReport, Resource } from '#shared/contract/index';
 import { api, toProblem } from '../lib/api';
 import { Loader } from '../lib/loader.svelte';
 

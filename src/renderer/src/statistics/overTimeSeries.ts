@@ -1,7 +1,7 @@
 // The probability-over-time points as chart series, one slot per calendar day (no chart.js here, so
 // the Results tab can shape the data before the chart's chunk loads).
-import type { OverTimePoint } from '../../../shared/domain/statistics';
-import { dateOfDayNumber, dayNumberOf } from '../../../shared/domain/statistics';
+import type { OverTimePoint } from '#shared/domain/statistics/index';
+import { dateOfDayNumber, dayNumberOf } from '#shared/domain/statistics/index';
 
 /** One slot per calendar day from the first point to the last; a day without a point is null (a gap). */
 export type OverTimeSeries = {
@@ -33,4 +33,3 @@ export function overTimeSeries(points: readonly OverTimePoint[]): OverTimeSeries
   }
   return series;
 }
-

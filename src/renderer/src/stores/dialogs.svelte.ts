@@ -1,5 +1,5 @@
 // Which store dialog is open (add, rename, change key, remove, details), so the sidebar and the welcome pane share them.
-import type { StoreSummary } from '../../../shared/contract';
+import type { StoreSummary } from '#shared/contract/index';
 
 export type StoreDialog =
   | { kind: 'add' }

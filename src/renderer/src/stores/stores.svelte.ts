@@ -1,6 +1,6 @@
 // The stores the app knows, their sync state (kept current by sync events) and what the host can do.
-import type { AppInfo, StoreSummary, SyncProgress, SyncReport } from '../../../shared/contract';
-import type { Problem } from '../../../shared/problem';
+import type { AppInfo, StoreSummary, SyncProgress, SyncReport } from '#shared/contract/index';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 
 class StoresState {

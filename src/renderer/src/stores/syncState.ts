@@ -1,5 +1,5 @@
 // How a store's sync state reads in the sidebar: a coloured dot (with a word for screen readers) and an age.
-import type { StoreSummary } from '../../../shared/contract';
+import type { StoreSummary } from '#shared/contract/index';
 import { formatAge, formatPercent } from '../lib/format';
 
 export {
@@ -9,7 +9,7 @@ export {
   isUnreachable,
   partialStores,
   type Freshness,
-} from '../../../shared/domain/sync-health';
+} from '#shared/domain/sync-health';
 
 /** The short text beside a store: its progress while syncing, else the time since its last sync. */
 export function syncAge(store: StoreSummary, now: number): string {

@@ -1,5 +1,5 @@
 // Records a sync set aside, for the current scope: the newest page, the totals per kind, and what each kind means.
-import type { SetAsideKind, SetAsideRecord } from '../../../shared/contract';
+import type { SetAsideKind, SetAsideRecord } from '#shared/contract/index';
 import { api } from '../lib/api';
 import { ScopedList } from '../lib/scopedList.svelte';
 

@@ -1,5 +1,5 @@
 // Starting syncs and following them: actions for buttons and shortcuts, and the event wiring.
-import type { Problem } from '../../../shared/problem';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { getBridge } from '../lib/bridge';
 import { changes } from '../lib/changes.svelte';

@@ -1,5 +1,5 @@
 // The test list's columns: which exist, and the one rule for which show (the user's choice, else what fits).
-import type { TestSortKey } from '../../../shared/contract';
+import type { TestSortKey } from '#shared/contract/index';
 
 export type ColumnKey =
   | 'title'

@@ -6,8 +6,8 @@ import type {
   TestListInput,
   TestRow,
   TestSortKey,
-} from '../../../shared/contract';
-import type { Problem } from '../../../shared/problem';
+} from '#shared/contract/index';
+import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { nav } from '../lib/navigation.svelte';
 

@@ -1,6 +1,6 @@
 // Sends a campaign's edit. Campaigns have no updatedAt and no GET of their own: each is compared with
 // the store's active list, field by field; one that left the list cannot be checked and is held for the user.
-import type { Campaign, UpdateCampaignBody } from '../../../../shared/api';
+import type { Campaign, UpdateCampaignBody } from '#shared/api/index';
 import { applyCampaignChanges, writeLocalCampaign } from '../local-copies';
 import { mergeWithTheirs, type PendingRecord } from '../model';
 import { serverCampaign } from '../rebase';

@@ -1,7 +1,7 @@
 // What every sender shares: the push's context, the writes that end a record's attempt (each in one
 // transaction, then the UI told), and how an API error reads (later, no, or maybe already applied).
-import type { Campaign, CustomAudience } from '../../../../shared/api';
-import { appProblem, ProblemError, type Problem } from '../../../../shared/problem';
+import type { Campaign, CustomAudience } from '#shared/api/index';
+import { appProblem, ProblemError, type Problem } from '#shared/problem';
 import type { ApiClient } from '../../api';
 import { ApiError } from '../../api/errors';
 import type { Db } from '../../db/types';

@@ -1,9 +1,9 @@
 // Sends a test's edit. The test is read again first: if its updatedAt moved, each field is compared
 // (base, mine, theirs); a field now locked by a launch fails it before anything is sent; an edit naming
 // a tag or audience not created yet waits for it.
-import type { Test, UpdateTestBody } from '../../../../shared/api';
-import { lockedFields, testFieldValue } from '../../../../shared/domain/mutability';
-import { appProblem } from '../../../../shared/problem';
+import type { Test, UpdateTestBody } from '#shared/api/index';
+import { lockedFields, testFieldValue } from '#shared/domain/mutability';
+import { appProblem } from '#shared/problem';
 import { applyTestChanges, writeLocalTest } from '../local-copies';
 import { attemptedChanges, localIdsNamed, mergeWithTheirs, type PendingRecord } from '../model';
 import { rebaseRecord } from '../rebase';

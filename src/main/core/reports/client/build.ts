@@ -5,9 +5,9 @@ import {
   DEFAULT_CLIENT_REPORT_SETTINGS,
   DEFAULT_REPORT_DAYS,
   type ClientReportScope,
-} from '../../../../shared/contract/client-reports';
-import { readSettingRow, writeSettingRow } from '../../db/settings';
-import type { Db } from '../../db';
+} from '#shared/contract/client-reports';
+import { readSettingRow, writeSettingRow } from '../../db/user/settings';
+import type { Db } from '../../db/types';
 import { safeFileName } from './escape';
 import { learningsOf } from '../../programme/learnings';
 import { assertSynced, loadClientReport } from './load';
@@ -28,7 +28,11 @@ export function readClientReportSettings(db: Db): ClientReportSettings {
   }
 }
 
-export function writeClientReportSettings(db: Db, settings: ClientReportSettings, at: string): void {
+export function writeClientReportSettings(
+  db: Db,
+  settings: ClientReportSettings,
+  at: string,
+): void {
   writeSettingRow(db, SETTINGS_KEY, settings, at);
 }
 
@@ -42,27 +46,57 @@ export type BuiltReport = {
 };
 
 /** The period, defaulting to the last 30 days up to today. */
-export function periodOf(scope: Pick<ClientReportScope, 'since' | 'until'>, now: number): { since: string; until: string } {
+export function periodOf(
+  scope: Pick<ClientReportScope, 'since' | 'until'>,
+  now: number,
+): { since: string; until: string } {
   const until = scope.until ?? new Date(now).toISOString().slice(0, 10);
-  const since = scope.since ?? new Date(Date.parse(`${until}T00:00:00Z`) - (DEFAULT_REPORT_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  const since =
+    scope.since ??
+    new Date(Date.parse(`${until}T00:00:00Z`) - (DEFAULT_REPORT_DAYS - 1) * DAY_MS)
+      .toISOString()
+      .slice(0, 10);
   return { since, until };
 }
 
-export function buildClientReport(db: Db, scope: ClientReportScope, format: 'html' | 'text', now: number): BuiltReport {
+export function buildClientReport(
+  db: Db,
+  scope: ClientReportScope,
+  format: 'html' | 'text',
+  now: number,
+): BuiltReport {
   assertSynced(db, scope.storeId);
   const period = periodOf(scope, now);
-  const sections = loadClientReport(db, { storeId: scope.storeId, testId: scope.testId, since: period.since, until: period.until });
+  const sections = loadClientReport(db, {
+    storeId: scope.storeId,
+    testId: scope.testId,
+    since: period.since,
+    until: period.until,
+  });
   const settings = readClientReportSettings(db);
-  const options = { header: settings.header, locale: settings.locale || undefined, generatedAt: new Date(now).toISOString() };
+  const options = {
+    header: settings.header,
+    locale: settings.locale || undefined,
+    generatedAt: new Date(now).toISOString(),
+  };
   const date = new Date(now).toISOString().slice(0, 10);
   const tests = sections.flatMap((section) => section.tests);
   const single = scope.testId !== null ? tests[0] : undefined;
   const storeName = scope.storeId === null ? 'All stores' : (sections[0]?.storeName ?? 'Store');
-  const name = single ? `${single.storeName} – ${single.test.title} – ${date}` : `${storeName} – tests ${period.since} to ${period.until}`;
+  const name = single
+    ? `${single.storeName} – ${single.test.title} – ${date}`
+    : `${storeName} – tests ${period.since} to ${period.until}`;
   if (format === 'text') {
-    return { content: textSummary(tests, { locale: options.locale }), fileName: safeFileName(name, 'txt'), tests: tests.length, period };
+    return {
+      content: textSummary(tests, { locale: options.locale }),
+      fileName: safeFileName(name, 'txt'),
+      tests: tests.length,
+      period,
+    };
   }
-  const content = single ? renderTestReport(single, options) : renderStoreReport(withLearnings(db, sections, scope.storeId, period, now), period, options);
+  const content = single
+    ? renderTestReport(single, options)
+    : renderStoreReport(withLearnings(db, sections, scope.storeId, period, now), period, options);
   return { content, fileName: safeFileName(name, 'html'), tests: tests.length, period };
 }
 

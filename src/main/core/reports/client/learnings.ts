@@ -8,8 +8,8 @@ import type {
   ImpactRow,
   LearningsFigures,
   ProgrammePriorView,
-} from '../../../../shared/contract';
-import { metricOfGoal } from '../../../../shared/domain/metrics';
+} from '#shared/contract/index';
+import { metricOfGoal } from '#shared/domain/metrics';
 import { esc } from './escape';
 import type { ReportFormat } from './format';
 

@@ -1,9 +1,11 @@
 // What a client report shows, read from the cache: the tests of a store (or of every store) that ran
 // or ended in a period, each with its results, its call, the consultant's note and the store's dated
 // annotations. Nothing is fetched: a report is written offline from what was synced.
-import { Test, TestResults } from '../../../../shared/api';
-import { problem } from '../../../../shared/problem';
-import { listAnnotations, noteFor, readDecision, type Db } from '../../db';
+import { Test, TestResults } from '#shared/api/index';
+import { problem } from '#shared/problem';
+import { listAnnotations, noteFor } from '../../db/user/notes';
+import { readDecision } from '../../db/cache/decisions';
+import type { Db } from '../../db/types';
 import { statement } from '../../db/statements';
 import { unpackJson } from '../../db/values';
 import type { ClientTest, StoreSection } from './render';
@@ -67,21 +69,33 @@ function readResults(row: Row): TestResults | null {
 
 /** The report's tests grouped by store (every store in scope has a section, tests or not). */
 export function loadClientReport(db: Db, scope: ClientReportScope): StoreSection[] {
-  const stores = statement<{ id: string; name: string }>(db, STORES).all({ storeId: scope.storeId });
+  const stores = statement<{ id: string; name: string }>(db, STORES).all({
+    storeId: scope.storeId,
+  });
   if (scope.storeId !== null && stores.length === 0) {
     throw problem('notFound', 404, 'Unknown store', `There is no store ${scope.storeId}.`);
   }
   const rows = statement<Row>(db, SELECT).all({ ...scope });
   if (scope.testId !== null && rows.length === 0) {
-    throw problem('notFound', 404, 'Unknown test', `The store has no test ${scope.testId} in the cache.`);
+    throw problem(
+      'notFound',
+      404,
+      'Unknown test',
+      `The store has no test ${scope.testId} in the cache.`,
+    );
   }
   const annotations = new Map<string, { day: string; label: string }[]>();
   const sections = new Map<string, StoreSection & { tests: ClientTest[] }>();
-  for (const store of stores) sections.set(store.id, { storeId: store.id, storeName: store.name, tests: [] });
+  for (const store of stores)
+    sections.set(store.id, { storeId: store.id, storeName: store.name, tests: [] });
   for (const row of rows) {
     const test = readTest(row);
     if (test === null) continue;
-    if (!annotations.has(row.storeId)) annotations.set(row.storeId, listAnnotations(db, row.storeId).map((a) => ({ day: a.day, label: a.label })));
+    if (!annotations.has(row.storeId))
+      annotations.set(
+        row.storeId,
+        listAnnotations(db, row.storeId).map((a) => ({ day: a.day, label: a.label })),
+      );
     sections.get(row.storeId)?.tests.push({
       storeName: row.storeName,
       test,
@@ -107,7 +121,9 @@ export function assertSynced(db: Db, storeId: string | null): void {
       'conflict',
       409,
       'Nothing synced yet',
-      storeId === null ? 'No store has been synced yet: sync first, then write the report.' : 'This store has not been synced yet: sync it first, then write the report.',
+      storeId === null
+        ? 'No store has been synced yet: sync first, then write the report.'
+        : 'This store has not been synced yet: sync it first, then write the report.',
     );
   }
 }

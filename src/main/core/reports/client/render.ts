@@ -1,7 +1,7 @@
 // The client reports: one test's, and one store's (or every store's) over a period, as self-contained
 // HTML; and the same as a few plain-text bullets to paste into an email or a chat.
-import type { DecisionCall } from '../../../../shared/domain/decisions/schemas';
-import { METRICS, metricOfGoal } from '../../../../shared/domain/metrics';
+import type { DecisionCall } from '#shared/domain/decisions/schemas';
+import { METRICS, metricOfGoal } from '#shared/domain/metrics';
 import { htmlDocument, type ReportHeader } from './document';
 import { learningsPage, type StoreLearnings } from './learnings';
 import { esc } from './escape';
@@ -57,12 +57,15 @@ function liftOf(t: ClientTest): number | null {
 
 function goalLabel(t: ClientTest): string {
   const metric = metricOfGoal(t.test.goal);
-  return metric ? (METRICS.find((m) => m.rate === metric.rate)?.label ?? metric.label) : t.test.goal;
+  return metric
+    ? (METRICS.find((m) => m.rate === metric.rate)?.label ?? metric.label)
+    : t.test.goal;
 }
 
 function summary(section: StoreSection, period: StorePeriod, fmt: ReportFormat): string {
   const { tests } = section;
-  const count = (calls: DecisionCall[]) => tests.filter((t) => t.decision !== null && calls.includes(t.decision.call)).length;
+  const count = (calls: DecisionCall[]) =>
+    tests.filter((t) => t.decision !== null && calls.includes(t.decision.call)).length;
   const noCall = tests.filter((t) => t.decision === null).length;
   const decided = (call: DecisionCall) =>
     tests
@@ -97,7 +100,10 @@ function summary(section: StoreSection, period: StorePeriod, fmt: ReportFormat):
     (waiting.length > 0
       ? `<h3>Waiting for a decision</h3><ul>${waiting
           .slice(0, 6)
-          .map((t) => `<li><strong>${esc(t.test.title)}</strong>: ${esc(t.decision?.words ?? '')}${t.decision?.decisionDate ? ` (around ${esc(fmt.date(t.decision.decisionDate))})` : ''}</li>`)
+          .map(
+            (t) =>
+              `<li><strong>${esc(t.test.title)}</strong>: ${esc(t.decision?.words ?? '')}${t.decision?.decisionDate ? ` (around ${esc(fmt.date(t.decision.decisionDate))})` : ''}</li>`,
+          )
           .join('')}</ul>`
       : '') +
     `<h3>All tests</h3>${tests.length === 0 ? '<p class="muted">No test ran or ended in this period.</p>' : table}</section>`
@@ -105,13 +111,25 @@ function summary(section: StoreSection, period: StorePeriod, fmt: ReportFormat):
 }
 
 /** The report of one store, or of every store (a summary per store first, then each test). */
-export function renderStoreReport(sections: readonly StoreSection[], period: StorePeriod, options: ReportOptions): string {
+export function renderStoreReport(
+  sections: readonly StoreSection[],
+  period: StorePeriod,
+  options: ReportOptions,
+): string {
   const fmt = reportFormat(options.locale);
   const title =
-    sections.length === 1 ? `${sections[0]?.storeName ?? ''} – tests ${period.since} to ${period.until}` : `All stores – tests ${period.since} to ${period.until}`;
+    sections.length === 1
+      ? `${sections[0]?.storeName ?? ''} – tests ${period.since} to ${period.until}`
+      : `All stores – tests ${period.since} to ${period.until}`;
   const body =
     sections
-      .map((section) => summary(section, period, fmt) + (section.learnings ? learningsPage(section.storeName, period, section.learnings, fmt) : ''))
+      .map(
+        (section) =>
+          summary(section, period, fmt) +
+          (section.learnings
+            ? learningsPage(section.storeName, period, section.learnings, fmt)
+            : ''),
+      )
       .join('') +
     sections.flatMap((section) => section.tests.map((t) => testSection(t, fmt))).join('') +
     footer(fmt, options.generatedAt);
@@ -119,16 +137,29 @@ export function renderStoreReport(sections: readonly StoreSection[], period: Sto
 }
 
 /** Three to six bullets a consultant can paste: one per test, the most pressing calls first. */
-export function textSummary(tests: readonly ClientTest[], options: { locale?: string; max?: number } = {}): string {
+export function textSummary(
+  tests: readonly ClientTest[],
+  options: { locale?: string; max?: number } = {},
+): string {
   const fmt = reportFormat(options.locale);
-  const order: Record<string, number> = { ship: 0, keep_control: 1, check_data: 2, no_difference: 3, cannot_conclude: 4, keep_running: 5 };
-  const sorted = [...tests].sort((a, b) => (order[a.decision?.call ?? ''] ?? 9) - (order[b.decision?.call ?? ''] ?? 9));
+  const order: Record<string, number> = {
+    ship: 0,
+    keep_control: 1,
+    check_data: 2,
+    no_difference: 3,
+    cannot_conclude: 4,
+    keep_running: 5,
+  };
+  const sorted = [...tests].sort(
+    (a, b) => (order[a.decision?.call ?? ''] ?? 9) - (order[b.decision?.call ?? ''] ?? 9),
+  );
   const lines = sorted.slice(0, options.max ?? 6).map((t) => {
     const head = `${t.test.title} (${t.storeName})`;
     if (t.decision === null) return `• ${head}: no results yet.`;
     // A settled call quotes the look that made it (as its reason does); a running test its figures so far.
     const look = t.decision.look;
-    const settled = look !== null && ['ship', 'keep_control', 'no_difference'].includes(t.decision.call);
+    const settled =
+      look !== null && ['ship', 'keep_control', 'no_difference'].includes(t.decision.call);
     const goal = t.decision.goal;
     const lift = settled ? look.lift : (goal?.lift ?? null);
     const low = settled ? look.low : (goal?.liftLow ?? null);
@@ -140,6 +171,7 @@ export function textSummary(tests: readonly ClientTest[], options: { locale?: st
     const days = look ? ` after ${fmt.int(look.day)} day${look.day === 1 ? '' : 's'}` : '';
     return `• ${head}: ${t.decision.words.charAt(0).toLowerCase()}${t.decision.words.slice(1)}${figures}${days}.`;
   });
-  if (tests.length > lines.length) lines.push(`• …and ${fmt.int(tests.length - lines.length)} more tests in the full report.`);
+  if (tests.length > lines.length)
+    lines.push(`• …and ${fmt.int(tests.length - lines.length)} more tests in the full report.`);
   return lines.join('\n');
 }

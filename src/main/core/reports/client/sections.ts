@@ -1,12 +1,12 @@
 // The parts of a client report: one test's section (what was tested, the call, the figures, the charts,
 // the caveats, the consultant's note), and a store's summary page. Every text from the API or the user
 // is escaped here; every figure is the app's own (shared/domain), formatted for reading.
-import type { SideStatistics, Test, TestResults } from '../../../../shared/api';
-import { SEGMENTS } from '../../../../shared/api/results';
-import type { Decision } from '../../../../shared/domain/decisions/schemas';
-import { metricOfGoal, METRICS } from '../../../../shared/domain/metrics';
-import { analyseTest, overTime, dailySeries, type Alert } from '../../../../shared/domain/statistics';
-import { verdictOf, daysRunning } from '../../../../shared/domain/verdict';
+import type { SideStatistics, Test, TestResults } from '#shared/api/index';
+import { SEGMENTS } from '#shared/api/results';
+import type { Decision } from '#shared/domain/decisions/schemas';
+import { metricOfGoal, METRICS } from '#shared/domain/metrics';
+import { analyseTest, overTime, dailySeries, type Alert } from '#shared/domain/statistics/index';
+import { verdictOf, daysRunning } from '#shared/domain/verdict';
 import { barChart, lineChart, type ChartPoint } from './charts';
 import { esc, safeHref } from './escape';
 import type { ReportFormat } from './format';
@@ -26,14 +26,28 @@ export type ClientTest = {
 
 const DAY_MS = 86_400_000;
 /** The caveats a client should read about, in the alerts' own plain words. */
-const CAVEATS = new Set(['sample-ratio-mismatch', 'missing-days', 'early-significance', 'daily-totals-mismatch', 'contradictory-counts', 'implausible-lift']);
+const CAVEATS = new Set([
+  'sample-ratio-mismatch',
+  'missing-days',
+  'early-significance',
+  'daily-totals-mismatch',
+  'contradictory-counts',
+  'implausible-lift',
+]);
 
 function dayMs(key: string): number {
   return Date.parse(`${key.slice(0, 10)}T00:00:00Z`);
 }
 
 function rateOf(side: SideStatistics, rate: string): number | null {
-  const part = rate === 'cvr' ? side.conversions : rate === 'acr' ? side.carts : rate === 'ctr' ? side.clicks : null;
+  const part =
+    rate === 'cvr'
+      ? side.conversions
+      : rate === 'acr'
+        ? side.carts
+        : rate === 'ctr'
+          ? side.clicks
+          : null;
   if (rate === 'rpv') return side.visitors > 0 ? side.revenue / side.visitors : null;
   if (rate === 'aov') return side.orders > 0 ? side.revenue / side.orders : null;
   return part === null || side.visitors <= 0 ? null : part / side.visitors;
@@ -41,14 +55,27 @@ function rateOf(side: SideStatistics, rate: string): number | null {
 
 function metaLine(input: ClientTest, fmt: ReportFormat): string {
   const { test } = input;
-  const campaign = test.campaign && typeof test.campaign === 'object' && 'name' in test.campaign ? String((test.campaign as { name: unknown }).name ?? '') : '';
-  const days = daysRunning(test.startAt, test.endAt, Date.parse(input.figuresAsOf ?? '') || Date.now());
+  const campaign =
+    test.campaign && typeof test.campaign === 'object' && 'name' in test.campaign
+      ? String((test.campaign as { name: unknown }).name ?? '')
+      : '';
+  const days = daysRunning(
+    test.startAt,
+    test.endAt,
+    Date.parse(input.figuresAsOf ?? '') || Date.now(),
+  );
   const dates =
     test.startAt === null
       ? 'not started'
       : `${fmt.date(test.startAt)} – ${test.endAt === null ? 'running' : fmt.date(test.endAt)}${days === null ? '' : ` (${fmt.int(days)} day${days === 1 ? '' : 's'})`}`;
   const goal = metricOfGoal(test.goal)?.label ?? test.goal;
-  const parts = [`Store: ${esc(input.storeName)}`, campaign ? `Campaign: ${esc(campaign)}` : '', `Goal: ${esc(goal)}`, esc(dates), `Status: ${esc(test.status)}`];
+  const parts = [
+    `Store: ${esc(input.storeName)}`,
+    campaign ? `Campaign: ${esc(campaign)}` : '',
+    `Goal: ${esc(goal)}`,
+    esc(dates),
+    `Status: ${esc(test.status)}`,
+  ];
   return parts.filter(Boolean).join(' · ');
 }
 
@@ -60,7 +87,8 @@ function decisionBox(input: ClientTest): string {
       `<div class="basis">${esc(decision.basis)}</div></div>`
     );
   }
-  if (results === null) return `<div class="decision"><span class="call">No results yet.</span> The test has not collected data to judge.</div>`;
+  if (results === null)
+    return `<div class="decision"><span class="call">No results yet.</span> The test has not collected data to judge.</div>`;
   const verdict = verdictOf(results.lifecycle);
   return `<div class="decision"><span class="call">${esc(verdict.words)}</span> <span class="muted">(the store's own verdict)</span></div>`;
 }
@@ -76,7 +104,9 @@ function keyFigures(input: ClientTest, fmt: ReportFormat): string {
       ? '–'
       : `<span class="${tone(goal.lift)}">${esc(fmt.lift(goal.lift))}</span>`;
   const interval =
-    goal?.liftLow == null || goal.liftHigh == null ? '' : `95% ${goal.approximate ? 'interval, approximate' : 'credible interval'} (one look) ${esc(fmt.lift(goal.liftLow))} to ${esc(fmt.lift(goal.liftHigh))}`;
+    goal?.liftLow == null || goal.liftHigh == null
+      ? ''
+      : `95% ${goal.approximate ? 'interval, approximate' : 'credible interval'} (one look) ${esc(fmt.lift(goal.liftLow))} to ${esc(fmt.lift(goal.liftHigh))}`;
   const chance = goal?.pWin == null ? '–' : esc(fmt.probability(goal.pWin));
   const approximate = goal?.approximate ? ' (approximate)' : '';
   const apiVerdict = verdictOf(results.lifecycle).words;
@@ -118,7 +148,12 @@ function segmentsTable(results: TestResults, fmt: ReportFormat): string {
     const cr = rateOf(c, 'cvr');
     const vr = rateOf(v, 'cvr');
     const lift = cr !== null && vr !== null && cr > 0 ? vr / cr - 1 : null;
-    const name = { mobile: 'Mobile', desktop: 'Desktop', new: 'New visitors', returning: 'Returning visitors' }[segment];
+    const name = {
+      mobile: 'Mobile',
+      desktop: 'Desktop',
+      new: 'New visitors',
+      returning: 'Returning visitors',
+    }[segment];
     return [
       `<tr><td>${name}</td><td class="num">${esc(fmt.int(c.visitors))}</td><td class="num">${cr === null ? '–' : esc(fmt.rate(cr))}</td>` +
         `<td class="num">${esc(fmt.int(v.visitors))}</td><td class="num">${vr === null ? '–' : esc(fmt.rate(vr))}</td><td class="num">${lift === null ? '–' : esc(fmt.lift(lift))}</td></tr>`,
@@ -175,7 +210,13 @@ function charts(input: ClientTest, fmt: ReportFormat): string {
       parts.push(
         lineChart(
           'Chance the variant wins, over time (Splitbook, from the cumulative counts)',
-          [{ label: 'Chance to win', side: 'neutral', points: points.map((p) => ({ x: dayMs(p.date), y: p.pWin })) }],
+          [
+            {
+              label: 'Chance to win',
+              side: 'neutral',
+              points: points.map((p) => ({ x: dayMs(p.date), y: p.pWin })),
+            },
+          ],
           { xFormat, yFormat: (v) => fmt.rate(v, 0), yDomain: [0, 1], marks },
         ),
       );
@@ -185,8 +226,16 @@ function charts(input: ClientTest, fmt: ReportFormat): string {
     barChart(
       'Visitors a day',
       [
-        { label: 'Control', side: 'control', points: days.map((d) => ({ x: dayMs(d.date), y: d.control.visitors })) },
-        { label: 'Variant', side: 'variant', points: days.map((d) => ({ x: dayMs(d.date), y: d.variant.visitors })) },
+        {
+          label: 'Control',
+          side: 'control',
+          points: days.map((d) => ({ x: dayMs(d.date), y: d.control.visitors })),
+        },
+        {
+          label: 'Variant',
+          side: 'variant',
+          points: days.map((d) => ({ x: dayMs(d.date), y: d.variant.visitors })),
+        },
       ],
       { xFormat, yFormat: (v) => fmt.int(v) },
     ),
@@ -197,9 +246,16 @@ function charts(input: ClientTest, fmt: ReportFormat): string {
 function caveats(input: ClientTest): string {
   if (input.results === null) return '';
   const now = Date.parse(input.figuresAsOf ?? '') || Date.now();
-  const alerts: Alert[] = analyseTest(input.test, input.results, { now }).alerts.filter((a) => CAVEATS.has(a.code));
-  const guards = (input.decision?.guards ?? []).filter((g) => !g.ok && (g.id === 'runtime' || g.id === 'events'));
-  const items = [...alerts.map((a) => a.message), ...guards.map((g) => `Not enough data yet for a call: ${g.text}.`)];
+  const alerts: Alert[] = analyseTest(input.test, input.results, { now }).alerts.filter((a) =>
+    CAVEATS.has(a.code),
+  );
+  const guards = (input.decision?.guards ?? []).filter(
+    (g) => !g.ok && (g.id === 'runtime' || g.id === 'events'),
+  );
+  const items = [
+    ...alerts.map((a) => a.message),
+    ...guards.map((g) => `Not enough data yet for a call: ${g.text}.`),
+  ];
   if (items.length === 0) return '';
   return `<h3>Caveats</h3><ul class="caveats">${items.map((m) => `<li>${esc(m)}</li>`).join('')}</ul>`;
 }
@@ -219,9 +275,12 @@ function notes(input: ClientTest, fmt: ReportFormat): string {
   const end = test.endAt ? Date.parse(test.endAt) + DAY_MS : Infinity;
   const dated = input.annotations.filter((a) => dayMs(a.day) >= start && dayMs(a.day) <= end);
   const parts: string[] = [];
-  if (input.note.trim() !== '') parts.push(`<h3>Consultant's note</h3><div class="note">${esc(input.note)}</div>`);
+  if (input.note.trim() !== '')
+    parts.push(`<h3>Consultant's note</h3><div class="note">${esc(input.note)}</div>`);
   if (dated.length > 0) {
-    parts.push(`<h3>Dated annotations</h3><ul>${dated.map((a) => `<li>${esc(fmt.date(a.day))}: ${esc(a.label)}</li>`).join('')}</ul>`);
+    parts.push(
+      `<h3>Dated annotations</h3><ul>${dated.map((a) => `<li>${esc(fmt.date(a.day))}: ${esc(a.label)}</li>`).join('')}</ul>`,
+    );
   }
   return parts.join('');
 }
@@ -229,8 +288,13 @@ function notes(input: ClientTest, fmt: ReportFormat): string {
 /** One test's section: title to note, with the time its figures were synced. */
 export function testSection(input: ClientTest, fmt: ReportFormat, single = false): string {
   const { test, results } = input;
-  const tags = test.tags.length > 0 ? `<div class="chips">${test.tags.map((t) => `<span>${esc(t.name)}</span>`).join('')}</div>` : '';
-  const hypothesis = test.hypothesisDescription ? `<p><strong>Hypothesis.</strong> ${esc(test.hypothesisDescription)}</p>` : '';
+  const tags =
+    test.tags.length > 0
+      ? `<div class="chips">${test.tags.map((t) => `<span>${esc(t.name)}</span>`).join('')}</div>`
+      : '';
+  const hypothesis = test.hypothesisDescription
+    ? `<p><strong>Hypothesis.</strong> ${esc(test.hypothesisDescription)}</p>`
+    : '';
   return (
     `<section class="test${single ? ' single' : ''}" data-test-id="${esc(test.id)}">` +
     `<h2>${esc(test.title)}</h2><div class="meta">${metaLine(input, fmt)}</div>${tags}${hypothesis}` +

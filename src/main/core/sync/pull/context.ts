@@ -1,6 +1,7 @@
 // What every pull phase of one sync run works with.
 import type { ApiClient } from '../../api';
-import { setAside, type Db, type SetAsideInput } from '../../db';
+import { setAside, type SetAsideInput } from '../../db/cache/set-aside';
+import type { Db } from '../../db/types';
 import type { ProgressReporter } from '../progress';
 
 export interface RunCounters {

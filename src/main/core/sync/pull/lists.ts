@@ -1,13 +1,10 @@
 // Pull phases 3 and 4: the lists the API returns whole (active campaigns, custom audiences), each
 // replaced in one transaction.
 import type { RecordList } from '../../api';
-import {
-  markResourceSynced,
-  replaceCampaigns,
-  replaceCustomAudiences,
-  type Db,
-  type SetAsideResource,
-} from '../../db';
+import { markResourceSynced } from '../../db/cache/sync-state';
+import { replaceCampaigns } from '../../db/cache/campaigns';
+import { replaceCustomAudiences } from '../../db/cache/audiences';
+import type { Db, SetAsideResource } from '../../db/types';
 import { keepAside, type PhaseContext } from './context';
 import { rebasePulledLists } from '../../outbox';
 

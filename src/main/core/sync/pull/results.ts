@@ -1,16 +1,12 @@
 // Pull phase 2: results of the launched tests that can have changed since they were fetched.
-import type { TestResults } from '../../../../shared/api';
-import { isLaunched } from '../../../../shared/domain/lifecycle';
+import type { TestResults } from '#shared/api/index';
+import { isLaunched } from '#shared/domain/lifecycle';
 import { ApiError } from '../../api';
-import { freshnessMaxAgeMs } from '../../../../shared/contract/settings';
-import {
-  markResourceSynced,
-  readSettings,
-  resultsCandidates,
-  upsertResults,
-  type Db,
-  type ResultsCandidate,
-} from '../../db';
+import { freshnessMaxAgeMs } from '#shared/contract/settings';
+import { markResourceSynced } from '../../db/cache/sync-state';
+import { readSettings } from '../../db/user/settings';
+import { resultsCandidates, upsertResults, type ResultsCandidate } from '../../db/cache/results';
+import type { Db } from '../../db/types';
 import { isRunFatal } from '../outcome';
 import { keepAside, type PhaseContext } from './context';
 

@@ -2,16 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import {
   countSeenInRun,
+  markMissingRemoved,
+  markSeenInRun,
+  upsertTests,
+} from '../../db/cache/tests';
+import {
   countUnidentifiedTests,
   forgetUnidentifiedTests,
-  getSyncState,
   listingPositionId,
-  markMissingRemoved,
-  markResourceSynced,
-  markSeenInRun,
-  saveSyncState,
-  upsertTests,
-} from '../../db';
+} from '../../db/cache/set-aside';
+import { getSyncState, markResourceSynced, saveSyncState } from '../../db/cache/sync-state';
 import { keepAside, type PhaseContext } from './context';
 import { rebasePulledTests } from '../../outbox';
 

@@ -3,8 +3,8 @@
 // starts with the first sync or push, is restarted after a crash, and keeps the process alive only
 // while it has work.
 import { Worker } from 'node:worker_threads';
-import type { SyncProgress, SyncReport } from '../../../../shared/contract';
-import { ProblemError, type Problem } from '../../../../shared/problem';
+import type { SyncProgress, SyncReport } from '#shared/contract/index';
+import { ProblemError, type Problem } from '#shared/problem';
 import type { KeyRing } from '../../stores/keys';
 import { noCounters } from '../pull/context';
 import type { PushSummary } from '../../outbox';

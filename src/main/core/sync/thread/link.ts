@@ -1,7 +1,7 @@
 // One end of the sync thread's port: the other side's table called through createProxy, this side's
 // answered with serve, each answer matched to its call by id here and nowhere else.
-import { ProblemError, type Problem } from '../../../../shared/problem';
-import { createProxy, serve, type MethodNames, type MethodTable } from '../../../../shared/rpc';
+import { ProblemError, type Problem } from '#shared/problem';
+import { createProxy, serve, type MethodNames, type MethodTable } from '#shared/rpc';
 import { threadProblem, type LinkMessage } from './protocol';
 
 export interface Link<Remote> {

@@ -1,8 +1,8 @@
 // What the sync thread (worker.ts) and the core on the main thread (engine.ts) say to each other over
 // the worker's port: two small method tables, called and answered through link.ts, and a few events.
-import type { SyncProgress, SyncReport } from '../../../../shared/contract';
-import { appProblem, type Envelope, type Problem } from '../../../../shared/problem';
-import type { ListsExactly } from '../../../../shared/rpc';
+import type { SyncProgress, SyncReport } from '#shared/contract/index';
+import { appProblem, type Envelope, type Problem } from '#shared/problem';
+import type { ListsExactly } from '#shared/rpc';
 import type { PushSummary } from '../../outbox';
 
 /** What the sync thread needs to open the same files the core has open. */

@@ -2,8 +2,9 @@
 // HTTP, parsing, compression and ingest never hold up the main thread that answers the window.
 // The main thread keeps the keychain and reads; this thread is the cache's writer during syncs.
 import { parentPort, workerData } from 'node:worker_threads';
-import { ProblemError } from '../../../../shared/problem';
-import { openDatabase, type Db } from '../../db';
+import { ProblemError } from '#shared/problem';
+import { openDatabase } from '../../db/open';
+import type { Db } from '../../db/types';
 import { createDemoStore, type DemoStore } from '../../stores/demo';
 import type { KeyRing } from '../../stores/keys';
 import { createStoreRegistry } from '../../stores/registry';

@@ -1,0 +1,117 @@
+// What each test's call is made from that no setting changes, kept beside its results (cache migration
+// 15), so a settings change makes every call again without unpacking and validating every result.
+import { createHash } from 'node:crypto';
+import {
+  DECISION_RULES_VERSION,
+  DecisionFacts,
+  type DecisionData,
+  type DecisionDay,
+  type SideSums,
+} from '#shared/domain/decisions/index';
+import { statement } from '../statements';
+import type { Db } from '../types';
+
+/** The rules' version and this file's format: facts kept under another are made again. */
+export const FACTS_VERSION = `${DECISION_RULES_VERSION}.1`;
+
+/** A day packed as float64: its number, then each side's counts in this order (control, then variant). */
+const SIDE_FIELDS = [
+  'visitors',
+  'conversions',
+  'carts',
+  'clicks',
+  'orders',
+  'revenue',
+] as const satisfies readonly (keyof SideSums)[];
+const PER_DAY = 1 + 2 * SIDE_FIELDS.length;
+
+export function packDays(days: readonly DecisionDay[]): Uint8Array {
+  const values = new Float64Array(days.length * PER_DAY);
+  days.forEach((day, i) => {
+    let at = i * PER_DAY;
+    values[at++] = day.dayNumber;
+    for (const side of [day.control, day.variant])
+      for (const field of SIDE_FIELDS) values[at++] = side[field];
+  });
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+/** The days of packDays, or null when the bytes are not a whole number of days. */
+export function unpackDays(packed: Uint8Array): DecisionDay[] | null {
+  if (packed.byteLength % (PER_DAY * 8) !== 0) return null;
+  // A copy, since a Float64Array needs its bytes aligned to 8.
+  const values = new Float64Array(packed.byteLength / 8);
+  new Uint8Array(values.buffer).set(packed);
+  const days: DecisionDay[] = [];
+  for (let at = 0; at < values.length; at += PER_DAY) {
+    const side = (from: number): SideSums => ({
+      visitors: values[from] ?? 0,
+      conversions: values[from + 1] ?? 0,
+      carts: values[from + 2] ?? 0,
+      clicks: values[from + 3] ?? 0,
+      orders: values[from + 4] ?? 0,
+      revenue: values[from + 5] ?? 0,
+    });
+    days.push({
+      dayNumber: values[at] ?? 0,
+      control: side(at + 1),
+      variant: side(at + 1 + SIDE_FIELDS.length),
+    });
+  }
+  return days;
+}
+
+/** The version of a test's record the facts were made from: a hash of its raw JSON. */
+export function testHash(testJson: string): string {
+  return createHash('sha1').update(testJson).digest('base64url');
+}
+
+const WRITE_FACTS = `
+  INSERT INTO results_facts (store_id, test_id, version, test_hash, facts, days) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (store_id, test_id) DO UPDATE SET version = excluded.version, test_hash = excluded.test_hash,
+    facts = excluded.facts, days = excluded.days`;
+
+/** Keeps a test's facts (null: it can have no call) beside its results, made from the record `testJson`. */
+export function writeFacts(
+  db: Db,
+  storeId: string,
+  testId: string,
+  testJson: string,
+  data: DecisionData | null,
+): void {
+  statement(db, WRITE_FACTS).run(
+    storeId,
+    testId,
+    FACTS_VERSION,
+    testHash(testJson),
+    data === null ? null : JSON.stringify(data.facts),
+    packDays(data?.days ?? []),
+  );
+}
+
+/** The columns of results_facts as the refresh reads them (NULLs when the test has none yet). */
+export type StoredFacts = {
+  factsVersion: string | null;
+  testHash: string | null;
+  facts: string | null;
+  days: Uint8Array | null;
+};
+
+/**
+ * The facts kept for a test when they were made from its record as it is now (`testJson`), by this
+ * version; null for a test that can have no call; undefined when there are none to trust.
+ */
+export function readFacts(stored: StoredFacts, testJson: string): DecisionData | null | undefined {
+  if (stored.factsVersion !== FACTS_VERSION || stored.days === null) return undefined;
+  if (stored.testHash !== testHash(testJson)) return undefined;
+  if (stored.facts === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(stored.facts);
+  } catch {
+    return undefined;
+  }
+  const facts = DecisionFacts.safeParse(value);
+  const days = unpackDays(stored.days);
+  return facts.success && days !== null ? { facts: facts.data, days } : undefined;
+}

@@ -1,0 +1,563 @@
+// Decisions in the cache: each test's call on its goal (shared/domain/decisions), made with the settings
+// in effect for it and written beside its results; the key that finds a stale call in SQL; the settings
+// themselves (global, per store, a test's own plan, all in the user's file); and the reads of them.
+import { createHash } from 'node:crypto';
+import { Test, TestResults } from '#shared/api/index';
+import {
+  CALLS_NEEDING_ACTION,
+  DECISION_CALLS,
+  DECISION_RULES_VERSION,
+  DEFAULT_DECISION_SETTINGS,
+  Decision,
+  DecisionCall,
+  DecisionSettings,
+  type DecisionSettingsPatch,
+  decideFrom,
+  decisionFacts,
+  RATE_NAMES,
+  sideFits,
+  type DecisionData,
+  type DecisionInput,
+  type SideFits,
+} from '#shared/domain/decisions/index';
+import { dailySeries } from '#shared/domain/statistics/daily';
+import { readFacts, writeFacts, type StoredFacts } from './decision-facts';
+import { schemaVersion } from './migrations';
+import { readSettingRow, writeSettingRow } from '../user/settings';
+import { statement } from '../statements';
+import type { Db } from '../types';
+import { hasUserData } from '../user/attached';
+import { unpackJson } from '../values';
+
+// ---------- settings ----------
+
+/** The row of user.settings that holds the global decision settings. */
+export const DECISION_SETTINGS_KEY = 'decisions';
+
+/** Every setting's name, in the schema's order: the order the key hashes them in. */
+const SETTING_NAMES = DecisionSettings.keyof().options;
+
+/** Whether the user's file has the decision tables (user-data migration 4): bare caches and old read-only files do not. */
+function hasDecisionData(db: Db): boolean {
+  return hasUserData(db) && schemaVersion(db, 'user') >= 4;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Any of the settings, each optional (built once: a refresh step reads the settings every time). */
+const SettingsPatch = DecisionSettings.partial();
+
+/** The valid settings of a stored JSON object; a value this version cannot read (a newer one's, say) is left out. */
+function readPatch(text: string): DecisionSettingsPatch {
+  const value = parseJson(text);
+  if (typeof value !== 'object' || value === null) return {};
+  const patch: DecisionSettingsPatch = {};
+  for (const name of SETTING_NAMES) {
+    const parsed = SettingsPatch.safeParse({
+      [name]: (value as Record<string, unknown>)[name],
+    });
+    if (parsed.success && parsed.data[name] !== undefined)
+      Object.assign(patch, { [name]: parsed.data[name] });
+  }
+  return patch;
+}
+
+/** The global decision settings, defaults standing in for any never set or unreadable. */
+export function readGlobalDecisionSettings(db: Db): DecisionSettings {
+  // user.settings came with user-data migration 3; an older file opened read-only has none.
+  if (!hasUserData(db) || schemaVersion(db, 'user') < 3) return { ...DEFAULT_DECISION_SETTINGS };
+  const value = readSettingRow(db, DECISION_SETTINGS_KEY);
+  return { ...DEFAULT_DECISION_SETTINGS, ...(value !== null ? readPatch(value) : {}) };
+}
+
+export function writeGlobalDecisionSettings(db: Db, settings: DecisionSettings, at: string): void {
+  writeSettingRow(db, DECISION_SETTINGS_KEY, settings, at);
+}
+
+/** Each store's own overrides (only stores that have some). */
+export function readStoreOverrides(db: Db): Map<string, DecisionSettingsPatch> {
+  if (!hasDecisionData(db)) return new Map();
+  const rows = statement<{ storeId: string; overrides: string }>(
+    db,
+    `SELECT store_id AS storeId, overrides FROM user.decision_overrides`,
+  ).all();
+  return new Map(rows.map((row) => [row.storeId, readPatch(row.overrides)]));
+}
+
+function readStoreOverride(db: Db, storeId: string): DecisionSettingsPatch {
+  if (!hasDecisionData(db)) return {};
+  const row = statement<{ overrides: string }>(
+    db,
+    `SELECT overrides FROM user.decision_overrides WHERE store_id = ?`,
+  ).get(storeId);
+  return row ? readPatch(row.overrides) : {};
+}
+
+/** Saves a store's overrides whole; none left drops its row. */
+export function writeStoreOverrides(
+  db: Db,
+  storeId: string,
+  overrides: DecisionSettingsPatch,
+  at: string,
+): void {
+  if (Object.keys(overrides).length === 0) {
+    statement(db, `DELETE FROM user.decision_overrides WHERE store_id = ?`).run(storeId);
+    return;
+  }
+  statement(
+    db,
+    `INSERT INTO user.decision_overrides (store_id, overrides, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (store_id) DO UPDATE SET overrides = excluded.overrides, updated_at = excluded.updated_at`,
+  ).run(storeId, JSON.stringify(overrides), at);
+}
+
+// ---------- a test's own plan ----------
+
+export type TestPlan = {
+  /** null: cleared after launch (the store's or the global planned length applies from dataThrough on). */
+  plannedDays: number | null;
+  setAt: string;
+  /** 'YYYY-MM-DD': the last day of data the test had when the plan was set; null when it had none. */
+  dataThrough: string | null;
+  /** The planned length in effect before, when dataThrough is set. */
+  previousDays: number | null;
+};
+
+export function readTestPlan(db: Db, storeId: string, testId: string): TestPlan | null {
+  if (!hasDecisionData(db)) return null;
+  return (
+    statement<TestPlan>(
+      db,
+      `SELECT planned_days AS plannedDays, set_at AS setAt, data_through AS dataThrough, previous_days AS previousDays
+       FROM user.test_plans WHERE store_id = ? AND test_id = ?`,
+    ).get(storeId, testId) ?? null
+  );
+}
+
+/** Records a test's plan, or forgets it (null). */
+export function writeTestPlan(
+  db: Db,
+  storeId: string,
+  testId: string,
+  plan: TestPlan | null,
+): void {
+  if (plan === null) {
+    statement(db, `DELETE FROM user.test_plans WHERE store_id = ? AND test_id = ?`).run(
+      storeId,
+      testId,
+    );
+    return;
+  }
+  statement(
+    db,
+    `INSERT INTO user.test_plans (store_id, test_id, planned_days, set_at, data_through, previous_days)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (store_id, test_id) DO UPDATE SET planned_days = excluded.planned_days,
+       set_at = excluded.set_at, data_through = excluded.data_through, previous_days = excluded.previous_days`,
+  ).run(storeId, testId, plan.plannedDays, plan.setAt, plan.dataThrough, plan.previousDays);
+}
+
+// ---------- what a call is made with, and its key ----------
+
+/** The settings a store's tests are decided with (global ⊕ the store's overrides) and the key part they give. */
+export type DecisionBasis = {
+  settings: DecisionSettings;
+  /** Where plannedDays comes from for a test without a plan of its own. */
+  plannedFrom: 'store' | 'setting';
+  /** The rules' version and a hash of the above: the first part of every key made with them. */
+  key: string;
+};
+
+export function decisionBasis(
+  global: DecisionSettings,
+  overrides: DecisionSettingsPatch = {},
+): DecisionBasis {
+  const merged = { ...global, ...overrides };
+  const settings = Object.fromEntries(
+    SETTING_NAMES.map((name) => [name, merged[name]]),
+  ) as DecisionSettings;
+  const plannedFrom = overrides.plannedDays === undefined ? 'setting' : 'store';
+  const hash = createHash('sha256')
+    .update(JSON.stringify([settings, plannedFrom]))
+    .digest('base64url')
+    .slice(0, 16);
+  return { settings, plannedFrom, key: `${DECISION_RULES_VERSION}:${hash}` };
+}
+
+/** The basis of one store's calls, read from the user's file. */
+export function storeBasis(db: Db, storeId: string): DecisionBasis {
+  return decisionBasis(readGlobalDecisionSettings(db), readStoreOverride(db, storeId));
+}
+
+/** The key part of a test's own plan; PLAN_KEY_SQL builds the same text in SQL. */
+function planKey(plan: TestPlan | null): string {
+  if (plan === null) return '';
+  return `|${plan.plannedDays ?? '-'}@${plan.dataThrough ?? '-'}/${plan.previousDays ?? '-'}`;
+}
+
+/** planKey of the row `p` of user.test_plans (LEFT JOINed: no row, no part). */
+const PLAN_KEY_SQL = `CASE WHEN p.store_id IS NULL THEN '' ELSE '|' || coalesce(p.planned_days, '-') || '@' || coalesce(p.data_through, '-') || '/' || coalesce(p.previous_days, '-') END`;
+
+/** The key a test's call is made with: a stored call with another key is stale. */
+export function decisionKey(basis: DecisionBasis, plan: TestPlan | null): string {
+  return basis.key + planKey(plan);
+}
+
+/** decideTest's input for a test: its own plan first, then the store's planned length, then the global one. */
+export function decisionInput(
+  basis: DecisionBasis,
+  plan: TestPlan | null,
+): Pick<DecisionInput, 'settings' | 'planSource' | 'planChange'> {
+  const own = plan?.plannedDays ?? null;
+  return {
+    settings: own === null ? basis.settings : { ...basis.settings, plannedDays: own },
+    planSource: own === null ? basis.plannedFrom : 'test',
+    planChange:
+      plan !== null && plan.dataThrough !== null && plan.previousDays !== null
+        ? { date: plan.dataThrough, previousDays: plan.previousDays }
+        : null,
+  };
+}
+
+/** 'YYYY-MM-DD' of the last day of data in the results, or null when they hold none. */
+export function lastDataDate(results: TestResults): string | null {
+  const { days } = dailySeries(results.daily);
+  return days.at(-1)?.date ?? null;
+}
+
+// ---------- writing a call ----------
+
+const SET_DECISION = `
+  UPDATE tests SET decision = ?, decision_words = ?, decision_reason = ?, days_to_decision = ?,
+    goal_lift = ?, goal_p_win = ?, decision_key = ?, decided_at = ?, decision_basis = ?, decision_date = ?
+  WHERE seq = ?`;
+const SET_DECISION_JSON = `
+  INSERT INTO tests_decision (seq, decision_json) VALUES (?, ?)
+  ON CONFLICT (seq) DO UPDATE SET decision_json = excluded.decision_json`;
+const DELETE_DECISION_JSON = `DELETE FROM tests_decision WHERE seq = ?`;
+const SET_RATE_FITS = `UPDATE results SET rate_fits = ? WHERE store_id = ? AND test_id = ?`;
+
+/** What the cache keeps of a result's sides to learn the store's rate readings. */
+export type RateFits = { control: SideFits; variant: SideFits };
+
+export function rateFitsOf(results: TestResults): RateFits {
+  return { control: sideFits(results.control), variant: sideFits(results.variant) };
+}
+
+export function writeRateFits(db: Db, storeId: string, testId: string, results: TestResults): void {
+  statement(db, SET_RATE_FITS).run(JSON.stringify(rateFitsOf(results)), storeId, testId);
+}
+
+/**
+ * Makes a test's call and writes it on its row (seq): null for a test that cannot have one (no
+ * variant, or a record that no longer parses), stored with its key all the same so it is not made
+ * again until the settings or the rules change. Given the test's raw JSON (`testJson`, as results are
+ * written), the facts the call was made from are kept too (db/decision-facts.ts).
+ */
+export function writeDecision(
+  db: Db,
+  target: { seq: number; storeId: string; testId: string; testJson?: string },
+  test: Test | null,
+  results: TestResults,
+  at: string,
+  basis: DecisionBasis = storeBasis(db, target.storeId),
+): Decision | null {
+  const plan = readTestPlan(db, target.storeId, target.testId);
+  const data = test === null ? null : decisionFacts(test, results);
+  const decision = data === null ? null : decideFrom(data, decisionInput(basis, plan));
+  storeDecision(db, target.seq, decision, decisionKey(basis, plan), at);
+  if (test !== null && target.testJson !== undefined)
+    writeFacts(db, target.storeId, target.testId, target.testJson, data);
+  return decision;
+}
+
+function storeDecision(
+  db: Db,
+  seq: number,
+  decision: Decision | null,
+  key: string,
+  at: string,
+): void {
+  statement(db, SET_DECISION).run(
+    decision?.call ?? null,
+    decision?.words ?? null,
+    decision?.reason ?? null,
+    decision?.daysToDecision ?? null,
+    finite(decision?.goal?.lift),
+    finite(decision?.goal?.pWin),
+    key,
+    at,
+    decision?.basis ?? null,
+    decision?.decisionDate ?? null,
+    seq,
+  );
+  if (decision === null) statement(db, DELETE_DECISION_JSON).run(seq);
+  else statement(db, SET_DECISION_JSON).run(seq, JSON.stringify(decision));
+}
+
+/** SQLite has no NaN or infinity (better-sqlite3 would store NaN as NULL anyway): say so. */
+function finite(value: number | null | undefined): number | null {
+  return value !== null && value !== undefined && Number.isFinite(value) ? value : null;
+}
+
+// ---------- stale calls ----------
+
+/** The plan columns of `p`, or NULLs on a connection without the user's decision tables. */
+function planJoin(db: Db): { columns: string; join: string; key: string } {
+  if (!hasDecisionData(db)) {
+    return {
+      columns: 'NULL AS plannedDays, NULL AS setAt, NULL AS dataThrough, NULL AS previousDays',
+      join: '',
+      key: "''",
+    };
+  }
+  return {
+    columns:
+      'p.planned_days AS plannedDays, p.set_at AS setAt, p.data_through AS dataThrough, p.previous_days AS previousDays',
+    join: 'LEFT JOIN user.test_plans p ON p.store_id = t.store_id AND p.test_id = t.id',
+    key: PLAN_KEY_SQL,
+  };
+}
+
+type StaleRow = StoredFacts & {
+  seq: number;
+  testId: string;
+  testJson: string;
+  /** 1 when the results lack their rate fits. */
+  noFits: number;
+  plannedDays: number | null;
+  setAt: string | null;
+  dataThrough: string | null;
+  previousDays: number | null;
+};
+
+/**
+ * Up to `limit` tests of a store after `afterSeq` whose call is missing or stale (its key differs from
+ * the one the settings give now), or whose results lack their rate fits, in seq order.
+ */
+function staleRows(
+  db: Db,
+  storeId: string,
+  basis: DecisionBasis,
+  afterSeq: number,
+  limit: number,
+): StaleRow[] {
+  const plan = planJoin(db);
+  const sql = `
+    SELECT t.seq, t.id AS testId, traw.raw_json AS testJson, r.rate_fits IS NULL AS noFits,
+      f.version AS factsVersion, f.test_hash AS testHash, f.facts, f.days, ${plan.columns}
+    FROM tests t
+    JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
+    JOIN tests_raw traw ON traw.seq = t.seq
+    LEFT JOIN results_facts f ON f.store_id = r.store_id AND f.test_id = r.test_id
+    ${plan.join}
+    WHERE t.store_id = ? AND t.seq > ?
+      AND (t.decision_key IS NULL OR t.decision_key IS NOT (? || ${plan.key}) OR r.rate_fits IS NULL)
+    ORDER BY t.seq
+    LIMIT ?`;
+  return statement<StaleRow>(db, sql).all(storeId, afterSeq, basis.key, limit);
+}
+
+function parsed<T>(
+  schema: { safeParse(value: unknown): { success: boolean; data?: T } },
+  text: string,
+): T | null {
+  const result = schema.safeParse(parseJson(text));
+  return result.success && result.data !== undefined ? result.data : null;
+}
+
+export type RefreshStep = {
+  /** Calls made in this step. */
+  decided: number;
+  /** Where the next step of this store starts; null when the store has nothing stale left. */
+  afterSeq: number | null;
+};
+
+const SELECT_RESULTS_PACKED = `SELECT raw_packed AS packed FROM results_raw WHERE store_id = ? AND test_id = ?`;
+
+/**
+ * The facts a stale row's call is made from: those kept beside its results when they still match, else
+ * made from the results (unpacked and validated) and kept, with the rate fits, for the next time. Null
+ * for a test that can have no call, or whose records no longer parse.
+ */
+function factsOfRow(db: Db, storeId: string, row: StaleRow): DecisionData | null {
+  const kept = row.noFits ? undefined : readFacts(row, row.testJson);
+  if (kept !== undefined) return kept;
+  const packed = statement<{ packed: Uint8Array }>(db, SELECT_RESULTS_PACKED).get(
+    storeId,
+    row.testId,
+  );
+  const results = packed ? parsed<TestResults>(TestResults, unpackJson(packed.packed)) : null;
+  const test = parsed<Test>(Test, row.testJson);
+  statement(db, SET_RATE_FITS).run(
+    JSON.stringify(results === null ? { control: {}, variant: {} } : rateFitsOf(results)),
+    storeId,
+    row.testId,
+  );
+  if (results === null || test === null) return null;
+  const data = decisionFacts(test, results);
+  writeFacts(db, storeId, row.testId, row.testJson, data);
+  return data;
+}
+
+/**
+ * Makes the missing or stale calls (and rate fits) of one store after `afterSeq`, in one immediate
+ * transaction, until `limit` rows or `deadline` (a clock reading): one step of the refresh, short enough
+ * not to hold up the thread that answers the window. The call is made from the facts kept beside the
+ * results (db/decision-facts.ts), from the results themselves when there are none that match. A call
+ * the engine fails on is logged and stored empty with its key, so one bad record is not tried at every
+ * step.
+ */
+export function refreshDecisionsStep(
+  db: Db,
+  input: {
+    storeId: string;
+    afterSeq: number;
+    limit: number;
+    deadline: number;
+    now: () => number;
+    at: string;
+  },
+): RefreshStep {
+  return db
+    .transaction((): RefreshStep => {
+      const basis = storeBasis(db, input.storeId);
+      const rows = staleRows(db, input.storeId, basis, input.afterSeq, input.limit);
+      let decided = 0;
+      let last = input.afterSeq;
+      for (const row of rows) {
+        const plan: TestPlan | null =
+          row.setAt === null
+            ? null
+            : {
+                plannedDays: row.plannedDays,
+                setAt: row.setAt,
+                dataThrough: row.dataThrough,
+                previousDays: row.previousDays,
+              };
+        let decision: Decision | null = null;
+        try {
+          const data = factsOfRow(db, input.storeId, row);
+          if (data !== null) decision = decideFrom(data, decisionInput(basis, plan));
+        } catch (error) {
+          console.error(`[splitbook] no decision for test ${row.testId}:`, error);
+        }
+        storeDecision(db, row.seq, decision, decisionKey(basis, plan), input.at);
+        decided += 1;
+        last = row.seq;
+        if (input.now() >= input.deadline) break;
+      }
+      const more = rows.length === input.limit || decided < rows.length;
+      return { decided, afterSeq: more ? last : null };
+    })
+    .immediate();
+}
+
+// ---------- reads ----------
+
+/** A test's stored call, or null (none, or written by a version whose shape this one cannot read). */
+export function readDecision(db: Db, seq: number): Decision | null {
+  const row = statement<{ json: string }>(
+    db,
+    `SELECT decision_json AS json FROM tests_decision WHERE seq = ?`,
+  ).get(seq);
+  return row ? parsed<Decision>(Decision, row.json) : null;
+}
+
+export type DecisionDbRow = {
+  storeId: string;
+  storeName: string;
+  storePosition: number;
+  testId: string;
+  title: string;
+  status: string;
+  goal: string;
+  call: DecisionCall;
+  words: string;
+  reason: string;
+  basis: string;
+  daysToDecision: number | null;
+  decisionDate: string | null;
+  goalLift: number | null;
+  goalPWin: number | null;
+  decidedAt: string;
+};
+
+/** Every test of one store (or all) with a call, removed tests left out, in no particular order. */
+export function decisionRows(db: Db, storeId: string | null): DecisionDbRow[] {
+  const rows = statement<Omit<DecisionDbRow, 'call'> & { call: string }>(
+    db,
+    `SELECT t.store_id AS storeId, s.name AS storeName, s.position AS storePosition, t.id AS testId, t.title,
+            t.status, t.goal, t.decision AS call, t.decision_words AS words, t.decision_reason AS reason,
+            coalesce(t.decision_basis, '') AS basis, t.days_to_decision AS daysToDecision,
+            t.decision_date AS decisionDate, t.goal_lift AS goalLift, t.goal_p_win AS goalPWin,
+            t.decided_at AS decidedAt
+     FROM tests t
+     JOIN stores s ON s.id = t.store_id
+     WHERE t.decision IS NOT NULL AND t.removed = 0 AND (@storeId IS NULL OR t.store_id = @storeId)`,
+  ).all({ storeId });
+  return rows.flatMap((row) => {
+    const call = DecisionCall.safeParse(row.call);
+    return call.success ? [{ ...row, call: call.data }] : [];
+  });
+}
+
+/** The order calls are listed and sorted in: those needing the consultant first, keep running last. */
+export const CALL_ORDER: readonly DecisionCall[] = [
+  'ship',
+  'keep_control',
+  'check_data',
+  'no_difference',
+  'cannot_conclude',
+  'keep_running',
+];
+
+/** Whether a call needs the consultant now (every call but keep running). */
+export function needsCall(call: DecisionCall): boolean {
+  return CALLS_NEEDING_ACTION.includes(call);
+}
+
+/** Every call with a count of zero. */
+export function emptyCallCounts(): Record<DecisionCall, number> {
+  return Object.fromEntries(DECISION_CALLS.map((call) => [call, 0])) as Record<
+    DecisionCall,
+    number
+  >;
+}
+
+/** The rate fits of a store's results, two sides each. */
+export function storeRateFits(db: Db, storeId: string): SideFits[] {
+  const rows = statement<{ fits: string }>(
+    db,
+    `SELECT r.rate_fits AS fits FROM results r
+     JOIN tests t ON t.store_id = r.store_id AND t.id = r.test_id AND t.removed = 0
+     WHERE r.store_id = ? AND r.rate_fits IS NOT NULL`,
+  ).all(storeId);
+  const sides: SideFits[] = [];
+  for (const row of rows) {
+    const value = parseJson(row.fits);
+    if (typeof value !== 'object' || value === null) continue;
+    for (const side of ['control', 'variant'] as const) {
+      const fits = (value as Record<string, unknown>)[side];
+      if (typeof fits === 'object' && fits !== null) sides.push(sideFitsOf(fits));
+    }
+  }
+  return sides;
+}
+
+/** Stored fits as SideFits: only lists of reading keys of the rates Splitbook knows. */
+function sideFitsOf(value: object): SideFits {
+  const out: SideFits = {};
+  for (const rate of RATE_NAMES) {
+    const keys = (value as Record<string, unknown>)[rate];
+    if (Array.isArray(keys))
+      out[rate] = keys.filter((key): key is string => typeof key === 'string');
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+// The edits Splitbook sent and the store confirmed (user.sent_edits), and one test's fields as the review
+// memory reads them, so the Changes view can tell the user's own edits from changes made elsewhere.
+import { statement } from '../statements';
+import type { Db } from '../types';
+import { hasUserData } from './attached';
+
+/** A test's metadata columns as the review memory reads them (see TrackedRow). */
+export type MetaRow = {
+  title: string;
+  hypothesis: string | null;
+  priority: string | null;
+  surfaceArea: string | null;
+  impact: number | null;
+  effort: number | null;
+  implemented: number | null;
+  tagNames: string;
+  campaignName: string | null;
+  goal: string;
+  device: string;
+  startAt: string | null;
+  endAt: string | null;
+};
+
+export function metaRow(db: Db, storeId: string, testId: string): MetaRow | null {
+  return (
+    statement<MetaRow>(
+      db,
+      `SELECT title, hypothesis, priority, surface_area AS surfaceArea, impact, effort, implemented,
+              tag_names AS tagNames, campaign_name AS campaignName, goal, device,
+              start_at AS startAt, end_at AS endAt
+       FROM tests WHERE store_id = ? AND id = ?`,
+    ).get(storeId, testId) ?? null
+  );
+}
+
+export type SentEdit = { testId: string; field: string; valueJson: string; sentAt: string };
+
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** Remembers what the store confirmed; rows older than a year go. */
+export function writeSentEdits(
+  db: Db,
+  storeId: string,
+  edits: readonly Omit<SentEdit, 'sentAt'>[],
+  sentAt: string,
+): void {
+  if (!hasUserData(db) || edits.length === 0) return;
+  const insert = statement(
+    db,
+    `INSERT INTO user.sent_edits (store_id, test_id, field, value_json, sent_at) VALUES (?, ?, ?, ?, ?)`,
+  );
+  for (const edit of edits) insert.run(storeId, edit.testId, edit.field, edit.valueJson, sentAt);
+  const cutoff = new Date(Date.parse(sentAt) - YEAR_MS).toISOString();
+  statement(db, `DELETE FROM user.sent_edits WHERE store_id = ? AND sent_at < ?`).run(
+    storeId,
+    cutoff,
+  );
+}
+
+/** The store's confirmed edits sent at or after `since`, oldest first. */
+export function sentEditsSince(db: Db, storeId: string, since: string): SentEdit[] {
+  if (!hasUserData(db)) return [];
+  return statement<SentEdit>(
+    db,
+    `SELECT test_id AS testId, field, value_json AS valueJson, sent_at AS sentAt
+     FROM user.sent_edits WHERE store_id = ? AND sent_at >= ? ORDER BY sent_at`,
+  ).all(storeId, since);
+}
+
+export function deleteSentEdits(db: Db, storeId: string): void {
+  if (!hasUserData(db)) return;
+  statement(db, `DELETE FROM user.sent_edits WHERE store_id = ?`).run(storeId);
+}
