@@ -57,6 +57,21 @@ describe("Lan–DeMets O'Brien–Fleming-type group sequential boundaries", () =
     expect(used.spent).toBeCloseTo(0.05, 12);
   });
 
+  it('find a boundary where the information barely grew (a revenue variance that rose), not one flown off to infinity', () => {
+    // The information of a revenue goal can fall from one day to the next; a look then moves by a hair
+    // and the chance of crossing is nearly a step in b, where a Newton or Halley step can leap away.
+    const walk = new SequentialBoundaries(0.2);
+    const infos = [53.2, 70.6, 92.5, 104.1, 103.2, 98.9, 113.8];
+    const spent = [0.0118, 0.024, 0.04, 0.0617, 0.0856, 0.1061, 0.1287];
+    const boundaries = infos.map((info, k) => walk.look(info, spent[k] ?? 0));
+    for (const c of boundaries) {
+      expect(Number.isFinite(c)).toBe(true);
+      expect(c).toBeGreaterThan(1);
+      expect(c).toBeLessThan(3);
+    }
+    expect(walk.spent).toBeCloseTo(0.1287, 10);
+  });
+
   it('keep the chance of any false call at α when looked at daily (200,000 simulated null paths)', () => {
     const walk = new SequentialBoundaries(0.05);
     const boundaries: number[] = [];

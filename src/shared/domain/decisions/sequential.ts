@@ -54,12 +54,26 @@ const NO_BUDGET = 1e-13;
 /** |Z| beyond this is never reached in practice: the boundary of a look with no budget. */
 export const NO_BOUNDARY = Infinity;
 
+/**
+ * The Gaussian kernel's weight (its peak is 1) below which the convolution stops walking out: about
+ * 9.6 standard deviations. What is left out is below 1e-20 of the nearest term, far under the grid's
+ * own error, and a row adds about 40 terms instead of the whole grid.
+ */
+const KERNEL_FLOOR = 1e-20;
+
 /** At most this many grid points a look (a long plan of daily looks needs the most). */
 const MAX_GRID_POINTS = 801;
 
 /** An odd Simpson grid on [−b, b] of at least `minPoints`, spaced at most `maxSpacing`, with its weights. */
-function simpsonGrid(b: number, minPoints: number, maxSpacing: number): { points: Float64Array; weights: Float64Array } {
-  let n = Math.max(minPoints, Number.isFinite(maxSpacing) && maxSpacing > 0 ? Math.ceil((2 * b) / maxSpacing) + 1 : 0);
+function simpsonGrid(
+  b: number,
+  minPoints: number,
+  maxSpacing: number,
+): { points: Float64Array; weights: Float64Array } {
+  let n = Math.max(
+    minPoints,
+    Number.isFinite(maxSpacing) && maxSpacing > 0 ? Math.ceil((2 * b) / maxSpacing) + 1 : 0,
+  );
   n = Math.min(MAX_GRID_POINTS, n % 2 === 1 ? n : n + 1);
   const h = (2 * b) / (n - 1);
   const points = new Float64Array(n);
@@ -86,7 +100,11 @@ export class SequentialBoundaries {
   private points: Float64Array = new Float64Array(0);
   private mass: Float64Array = new Float64Array(0);
   private looks = 0;
+  /** The last two finite boundaries (Z scale) and the information they were found at: the next search starts from them. */
   private lastBoundary = Infinity;
+  private lastBoundaryInfo = 0;
+  private previousBoundary = Infinity;
+  private previousBoundaryInfo = 0;
 
   /** Points of each look's grid (odd); the default is checked against a 401-point grid in the tests. */
   private readonly gridPoints: number;
@@ -110,6 +128,9 @@ export class SequentialBoundaries {
     copy.mass = this.mass;
     copy.looks = this.looks;
     copy.lastBoundary = this.lastBoundary;
+    copy.lastBoundaryInfo = this.lastBoundaryInfo;
+    copy.previousBoundary = this.previousBoundary;
+    copy.previousBoundaryInfo = this.previousBoundaryInfo;
     return copy;
   }
 
@@ -134,9 +155,11 @@ export class SequentialBoundaries {
       const b = Number.isFinite(c) ? c * sqrtInfo : 9 * sqrtInfo;
       const { points, weights } = simpsonGrid(b, this.gridPoints, Infinity);
       this.points = points;
-      this.mass = weights.map((w, i) => w * (normalDensity((points[i] ?? 0) / sqrtInfo) / sqrtInfo));
+      this.mass = weights.map(
+        (w, i) => w * (normalDensity((points[i] ?? 0) / sqrtInfo) / sqrtInfo),
+      );
       this.finish(info, increment > NO_BUDGET ? target : this.spentSoFar);
-      if (Number.isFinite(c)) this.lastBoundary = c;
+      this.remember(c, info);
       return c;
     }
     const sd = Math.sqrt(info - this.info);
@@ -152,8 +175,16 @@ export class SequentialBoundaries {
     }
     this.convolve(b, sd);
     this.finish(info, increment > NO_BUDGET ? target : this.spentSoFar);
-    if (Number.isFinite(c)) this.lastBoundary = c;
+    this.remember(c, info);
     return c;
+  }
+
+  private remember(c: number, info: number): void {
+    if (!Number.isFinite(c)) return;
+    this.previousBoundary = this.lastBoundary;
+    this.previousBoundaryInfo = this.lastBoundaryInfo;
+    this.lastBoundary = c;
+    this.lastBoundaryInfo = info;
   }
 
   private finish(info: number, spent: number): void {
@@ -193,7 +224,7 @@ export class SequentialBoundaries {
         sum += (oldMass[j] ?? 0) * e;
         e *= r;
         r *= q;
-        if (e < 1e-300) break;
+        if (e < KERNEL_FLOOR) break;
       }
       // Leftwards: z rises by a each step.
       e = Math.exp(-0.5 * z0 * z0);
@@ -202,7 +233,7 @@ export class SequentialBoundaries {
         e *= r;
         r *= q;
         sum += (oldMass[j] ?? 0) * e;
-        if (e < 1e-300) break;
+        if (e < KERNEL_FLOOR) break;
       }
       const value = (weights[i] ?? 0) * sum * norm;
       mass[i] = value;
@@ -212,45 +243,81 @@ export class SequentialBoundaries {
     this.mass = mass;
   }
 
-  /** The b (S scale) whose first-crossing probability from the current grid is `increment`. */
+  /**
+   * The b (S scale) whose first-crossing probability from the current grid is `increment`: Halley steps
+   * (the crossing probability's first two derivatives come with it at no extra cost) from a guess
+   * extrapolated from the last two boundaries, kept inside the bracket the iterations have found
+   * (bisection when a step leaves it). Two or three evaluations a look.
+   */
   private solveBoundary(increment: number, sd: number, sqrtInfo: number): number {
     const { points, mass } = this;
-    // P(|S_k| ≥ b, no earlier crossing) = Σ mass · [Q((b − u)/sd) + Q((b + u)/sd)] = 2 Σ mass · Q((b − u)/sd) by symmetry.
-    const crossing = (b: number): { value: number; slope: number } => {
+    const first = points[0] ?? 0;
+    const spacing = points.length > 1 ? (points[1] ?? 0) - first : 1;
+    // P(|S_k| ≥ b, no earlier crossing) = Σ mass · [Q((b − u)/sd) + Q((b + u)/sd)] = 2 Σ mass · Q((b − u)/sd)
+    // by symmetry. Beyond 8.5 sd the tail (< 1e-17) is nothing next to any budget worth spending, so
+    // only the points within 8.5 sd below b are summed (the grid is even: the first is found directly).
+    const crossing = (b: number): { value: number; slope: number; curvature: number } => {
       let value = 0;
       let slope = 0;
-      for (let j = 0; j < points.length; j++) {
+      let curvature = 0;
+      const from = Math.max(0, Math.floor((b - 8.5 * sd - first) / spacing) - 1);
+      for (let j = from; j < points.length; j++) {
         const z = (b - (points[j] ?? 0)) / sd;
-        // Beyond 8.5 sd the tail (< 1e-17) is nothing next to any budget worth spending.
         if (z > 8.5) continue;
         const m = mass[j] ?? 0;
+        const density = m * normalDensity(z);
         value += m * normalTail(z);
-        slope -= m * normalDensity(z);
+        slope -= density;
+        curvature += density * z;
       }
-      return { value: 2 * value, slope: (2 * slope) / sd };
+      return { value: 2 * value, slope: (2 * slope) / sd, curvature: (2 * curvature) / (sd * sd) };
     };
-    // Boundaries move smoothly from look to look: the last one is a close first guess. Newton steps,
-    // kept inside the bracket the iterations have found (bisection when a step leaves it).
     let low = 0;
     let high = Infinity;
-    let b = Number.isFinite(this.lastBoundary)
-      ? this.lastBoundary * sqrtInfo
-      : upperQuantile(Math.min(increment, 0.5) / 2) * sqrtInfo;
+    let b = this.firstGuess(increment, sqrtInfo);
     for (let iteration = 0; iteration < 80; iteration++) {
-      const { value, slope } = crossing(b);
+      const { value, slope, curvature } = crossing(b);
       const error = value - increment;
-      if (Math.abs(error) <= increment * 1e-7) break;
+      if (Math.abs(error) <= increment * 1e-10) break;
       if (error > 0) low = b;
       else high = b;
-      let next = slope < 0 ? b - error / slope : Number.NaN;
-      if (!(next > low && next < high)) next = Number.isFinite(high) ? (low + high) / 2 : b * 1.5 + sd;
-      if (Math.abs(next - b) <= 1e-10 * sqrtInfo) {
+      const newton = slope < 0 ? error / slope : Number.NaN;
+      const halley = 1 - (newton * curvature) / (2 * slope);
+      let next = b - (halley > 0.5 && halley < 2 ? newton / halley : newton);
+      // A step past |Z| = 40 is no boundary (where the crossing probability is flat, as when the
+      // information barely grew, a step can fly off): bisect, or widen from b while nothing bounds it.
+      const stepped = next > low && next < high && next < 40 * sqrtInfo;
+      if (!stepped) next = Number.isFinite(high) ? (low + high) / 2 : b * 1.5 + sd;
+      // A step this small lands within (1e-8)² of the root: take it without evaluating again.
+      if ((stepped && Math.abs(next - b) <= 1e-8 * b) || Math.abs(next - b) <= 1e-10 * sqrtInfo) {
         b = next;
         break;
       }
       b = next;
     }
     return b;
+  }
+
+  /**
+   * Where the search for a look's boundary starts (S scale): the boundaries move smoothly from look to
+   * look, so the line through the last two (on the Z scale, against information) lands close; the last
+   * one alone after a single look; the fixed-sample quantile of the increment before any.
+   */
+  private firstGuess(increment: number, sqrtInfo: number): number {
+    const info = sqrtInfo * sqrtInfo;
+    if (!Number.isFinite(this.lastBoundary))
+      return upperQuantile(Math.min(increment, 0.5) / 2) * sqrtInfo;
+    let c = this.lastBoundary;
+    if (
+      Number.isFinite(this.previousBoundary) &&
+      this.lastBoundaryInfo > this.previousBoundaryInfo
+    ) {
+      const slope =
+        (c - this.previousBoundary) / (this.lastBoundaryInfo - this.previousBoundaryInfo);
+      const extrapolated = c + slope * (info - this.lastBoundaryInfo);
+      if (extrapolated > 0.8 * c && extrapolated < 1.2 * c) c = extrapolated;
+    }
+    return c * sqrtInfo;
   }
 }
 
@@ -273,7 +340,12 @@ export function mixtureTuning(targetVariance: number, alpha: number): number {
 }
 
 /** Information (1 / variance of the estimate) a two-sided test needs to detect `effect` with `power`. */
-export function informationFor(effect: number, alpha: number, power: number, finalBoundary?: number): number {
+export function informationFor(
+  effect: number,
+  alpha: number,
+  power: number,
+  finalBoundary?: number,
+): number {
   const zAlpha = finalBoundary ?? upperQuantile(alpha / 2);
   const zBeta = upperQuantile(1 - power);
   return ((zAlpha + zBeta) / effect) ** 2;
