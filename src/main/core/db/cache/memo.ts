@@ -12,7 +12,9 @@ const memos = new WeakMap<Db, { version: string; values: Map<string, unknown> }>
  * CLI, another window) commits, `total_changes()` when this one writes. Either moving drops every memo.
  */
 function dataVersion(db: Db): string {
-  const dataVersion = db.pragma('data_version', { simple: true });
+  // Cached statements: db.pragma would prepare anew at every read.
+  const dataVersion = statement<{ data_version: number }>(db, 'PRAGMA data_version').get()
+    ?.data_version;
   const own = statement<{ n: number }>(db, 'SELECT total_changes() AS n').get()?.n ?? 0;
   return `${String(dataVersion)}:${own}`;
 }

@@ -27,8 +27,9 @@ const INSERT_RESULTS = `
     not_yet_stable, tier_reached_at, fetched_at, test_updated_at, test_status
   ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES (?, ?, ?)`;
+/** The results' figures the list sorts and filters by, copied to the test's row with its alerts (one row write). */
 const COPY_RESULTS_TO_TEST = `
-  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ?, leader = ?
+  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ?, leader = ?, alerts = ?, alert_count = ?
   WHERE store_id = ? AND id = ?`;
 
 const SELECT_TEST_RAW = `
@@ -73,8 +74,8 @@ function alertsOfTest(test: Test, results: TestResults, at: string): StoredAlert
 }
 
 /**
- * What the test's row keeps of its results besides the copied figures: the alerts, and the call on its
- * goal made with the settings in effect for it (db/decisions.ts). The test's record is read once for both.
+ * What the test's row keeps of its results: the figures the list sorts by, the alerts, and the call on
+ * its goal made with the settings in effect for it (db/decisions.ts). The test's record is read once for both.
  */
 function writeDerived(
   db: Db,
@@ -86,7 +87,17 @@ function writeDerived(
   const row = statement<{ seq: number; rawJson: string }>(db, SELECT_TEST_RAW).get(storeId, testId);
   const test = row ? parseTest(row.rawJson) : null;
   const stored = test ? alertsOfTest(test, results, at) : null;
-  statement(db, SET_ALERTS).run(stored?.alerts ?? null, stored?.count ?? null, storeId, testId);
+  statement(db, COPY_RESULTS_TO_TEST).run(
+    results.variantProbabilityWin,
+    results.lift,
+    results.totalVisitors,
+    results.lifecycle.tier,
+    results.lifecycle.leadingVariant,
+    stored?.alerts ?? null,
+    stored?.count ?? null,
+    storeId,
+    testId,
+  );
   if (row)
     writeDecision(db, { seq: row.seq, storeId, testId, testJson: row.rawJson }, test, results, at);
   writeRateFits(db, storeId, testId, results);
@@ -120,15 +131,6 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
       write.testStatus,
     );
     statement(db, INSERT_RESULTS_RAW).run(storeId, testId, packJson(results));
-    statement(db, COPY_RESULTS_TO_TEST).run(
-      results.variantProbabilityWin,
-      results.lift,
-      results.totalVisitors,
-      lifecycle.tier,
-      lifecycle.leadingVariant,
-      storeId,
-      testId,
-    );
     writeDerived(db, storeId, testId, results, write.fetchedAt);
     clearSetAside(db, storeId, 'results', testId);
   })();

@@ -1,6 +1,7 @@
 // The cache's schema as numbered migrations, one file each, recorded in PRAGMA user_version and
 // applied in one transaction. A released migration is never edited: a change is a new file at the end.
 import { problem } from '#shared/problem';
+import { statement } from '../../statements';
 import type { Db } from '../../types';
 import type { Migration } from './migration';
 import { migration001 } from './001-core';
@@ -43,8 +44,9 @@ export const MIGRATIONS: readonly Migration[] = [
 export type SchemaName = 'main' | 'user';
 
 export function schemaVersion(db: Db, schema: SchemaName = 'main'): number {
-  const version = db.pragma(`${schema}.user_version`, { simple: true });
-  return typeof version === 'number' ? version : 0;
+  // A cached statement: db.pragma prepares anew at every call, and the decision reads ask per results write.
+  const row = statement<{ user_version: unknown }>(db, `PRAGMA ${schema}.user_version`).get();
+  return typeof row?.user_version === 'number' ? row.user_version : 0;
 }
 
 /**
