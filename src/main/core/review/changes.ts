@@ -144,7 +144,8 @@ export function netChanges(
       )
       .map(([testId, test]) => [testId, test.fields]),
   );
-  for (const ends of probabilityEnds(db, storeId, since)) {
+  // The same test in SQL, on the same doubles: only the moved tests' rows are made.
+  for (const ends of probabilityEnds(db, storeId, since, threshold)) {
     if (!ends.beforeKnown || ends.before === null || ends.now === null || ends.nowAt === null)
       continue;
     if (Math.abs(ends.now - ends.before) <= threshold) continue;

@@ -324,12 +324,18 @@ export type ProbabilityEnds = {
  * Per test of a store with a snapshot after `since`: the probability to win as of `since` (or first
  * known) and the newest. The ends are kept on the test's state row (migrations 8 and 9): the newest,
  * the first (a window opening before it), the store's review mark's (the Changes view's usual window);
- * any other time walks the test's snapshots back from `since`, as probabilityEndsAt does. By test.
+ * any other time walks the test's snapshots back from `since`, as probabilityEndsAt does. By test id.
  */
-export function probabilityEnds(db: Db, storeId: string, since: string): ProbabilityEnds[] {
+export function probabilityEnds(
+  db: Db,
+  storeId: string,
+  since: string,
+  /** Only the tests whose probability moved more than this (null: every test). */
+  movedMoreThan: number | null = null,
+): ProbabilityEnds[] {
   return statement<ProbabilityEnds>(
     db,
-    `SELECT test_id AS testId,
+    `SELECT * FROM (SELECT test_id AS testId,
             CASE WHEN first_at > @since THEN first_probability
                  WHEN @since IS @reviewedAt THEN mark_probability
                  ELSE (SELECT x.probability_to_win FROM user.test_snapshots x
@@ -337,8 +343,9 @@ export function probabilityEnds(db: Db, storeId: string, since: string): Probabi
                        ORDER BY x.at DESC, x.id DESC LIMIT 1) END AS before,
             first_at IS NOT NULL AS beforeKnown,
             last_probability AS now, last_at AS nowAt
-     FROM user.test_state s WHERE store_id = @storeId AND last_at > @since ORDER BY test_id`,
-  ).all({ storeId, since, reviewedAt: storeMark(db, storeId).reviewedAt });
+     FROM user.test_state s WHERE store_id = @storeId AND last_at > @since ORDER BY test_id)
+     WHERE @movedMoreThan IS NULL OR abs(now - before) > @movedMoreThan`,
+  ).all({ storeId, since, reviewedAt: storeMark(db, storeId).reviewedAt, movedMoreThan });
 }
 
 /** probabilityEnds at any time, from the snapshots themselves (three index walks a test). */
