@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Test } from '#shared/api/index';
 import { createSimulator } from '#simulator/index';
 import { insertStore } from '#core/db/cache/stores';
-import { markReviewed } from '#core/db/history/review';
+import { markReviewed, writeSnapshot } from '#core/db/history/review';
 import { openDatabase } from '#core/db/open';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
@@ -93,15 +93,11 @@ export async function benchReview(): Promise<void> {
   });
 }
 
-/** 20 stores of 500 tests, each with a baseline and 49 daily snapshots: mostly drift, a real change every 10th. */
+/**
+ * 20 stores of 500 tests, each with a baseline and 49 daily snapshots: mostly drift, a real change every
+ * 10th. Written as a sync writes them, so what the review memory keeps beside the snapshots is there.
+ */
 function seed(db: Db, tests: readonly Test[], now: number) {
-  const insert = db.prepare(
-    `INSERT INTO user.test_snapshots (store_id, test_id, at, baseline, drift, probability_to_win, state, changes)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const state = db.prepare(
-    `INSERT INTO user.test_state (store_id, test_id, state, results_fetched_at) VALUES (?, ?, ?, NULL)`,
-  );
   for (let s = 0; s < 20; s++) {
     const storeId = `s${s}`;
     insertStore(db, store(storeId));
@@ -135,18 +131,18 @@ function seed(db: Db, tests: readonly Test[], now: number) {
             visitorsControl: k * 100 + 100,
             visitorsVariant: k * 100 + 90,
           });
-          insert.run(
+          writeSnapshot(db, {
             storeId,
-            test.id,
+            testId: test.id,
             at,
-            k === 0 ? 1 : 0,
-            k > 0 && !real ? 1 : 0,
-            p,
-            st,
-            JSON.stringify(changes),
-          );
-          if (k === 49)
-            state.run(storeId, test.id, JSON.stringify({ state: JSON.parse(st), meta: {} }));
+            baseline: k === 0,
+            drift: k > 0 && !real,
+            probabilityToWin: p,
+            state: st,
+            changes: JSON.stringify(changes),
+            resultsFetchedAt: null,
+            tracked: JSON.stringify({ state: JSON.parse(st), meta: {} }),
+          });
         }
       }
     })();

@@ -11,7 +11,7 @@ import type {
 } from '#shared/contract/index';
 import { isEnded } from '#shared/domain/lifecycle';
 import {
-  changedSnapshotsSince,
+  changeNets,
   firstSnapshotAt,
   probabilityEnds,
   storeMark,
@@ -22,9 +22,7 @@ import { hasUserData } from '../db/user/attached';
 import { listStoreRows } from '../db/cache/stores';
 import type { Db } from '../db/types';
 import { ownEditsOf } from './own-edits';
-import { DRIFT_FIELDS, TestState, type Changes } from './state';
-
-const IGNORED: ReadonlySet<string> = new Set(DRIFT_FIELDS);
+import { TestState, type Changes } from './state';
 
 /** Changes per store since its last review (or `input.since`), newest first. */
 export function listChanges(db: Db, input: ChangesInput): ChangesReport {
@@ -41,7 +39,7 @@ export function listChanges(db: Db, input: ChangesInput): ChangesReport {
         : storeChanges(
             db,
             { storeId: store.id, storeName: store.name },
-            since,
+            { since, reviewedAt },
             input.probabilityThreshold,
           );
     const ownCount = storeLines.filter((l) => l.own !== null).length;
@@ -67,38 +65,25 @@ export function listChanges(db: Db, input: ChangesInput): ChangesReport {
   return { stores: summaries, lines };
 }
 
-type Net = { from: ChangeValue; to: ChangeValue; at: string };
+export type Net = { from: ChangeValue; to: ChangeValue; at: string };
+/** Test id -> field -> its net change, tests in the order lines alike in every sort key keep. */
+export type NetChanges = Map<string, Map<string, Net>>;
+
+type Window = { since: string; reviewedAt: string | null };
 
 function storeChanges(
   db: Db,
   store: { storeId: string; storeName: string },
-  since: string,
+  window: Window,
   threshold: number,
 ): ChangeLine[] {
-  const byTest = new Map<string, Map<string, Net>>();
-  for (const snapshot of changedSnapshotsSince(db, store.storeId, since)) {
-    let fields = byTest.get(snapshot.testId);
-    if (!fields) byTest.set(snapshot.testId, (fields = new Map()));
-    for (const [field, [from, to]] of Object.entries(parseChanges(snapshot.changes))) {
-      if (IGNORED.has(field) || field.startsWith('tier:')) continue;
-      const net = fields.get(field);
-      if (net) Object.assign(net, { to, at: snapshot.at });
-      else fields.set(field, { from, to, at: snapshot.at });
-    }
-  }
-  for (const ends of probabilityEnds(db, store.storeId, since)) {
-    if (!ends.beforeKnown || ends.before === null || ends.now === null || ends.nowAt === null)
-      continue;
-    if (Math.abs(ends.now - ends.before) <= threshold) continue;
-    let fields = byTest.get(ends.testId);
-    if (!fields) byTest.set(ends.testId, (fields = new Map()));
-    fields.set('probabilityToWin', { from: ends.before, to: ends.now, at: ends.nowAt });
-  }
-  if (byTest.size === 0) return [];
-  const titles = testTitles(db, store.storeId);
+  const { since } = window;
+  const ordered = netChanges(db, store.storeId, window, threshold);
+  if (ordered.size === 0) return [];
+  const titles = testTitles(db, store.storeId, ordered.keys());
   const ownEdit = ownEditsOf(db, store.storeId, since);
   const lines: ChangeLine[] = [];
-  for (const [testId, fields] of byTest) {
+  for (const [testId, fields] of ordered) {
     const testTitle = titles.get(testId) ?? testId;
     for (const [field, net] of fields) {
       // A change undone before the review (active → paused → active) is no change.
@@ -120,6 +105,60 @@ function storeChanges(
     }
   }
   return lines;
+}
+
+/**
+ * What changed on a store's tests over the window: each field's net change (kept per field, db/history/
+ * review.ts's changeNets) and each test's probability at both ends when it moved more than `threshold`.
+ * Tests come in the order of their first change in the window, then those whose probability alone
+ * moved, by id.
+ */
+export function netChanges(
+  db: Db,
+  storeId: string,
+  { since, reviewedAt }: Window,
+  threshold: number,
+): NetChanges {
+  const byTest = new Map<string, { startAt: string; startId: number; fields: Map<string, Net> }>();
+  for (const net of changeNets(db, storeId, since, reviewedAt)) {
+    let test = byTest.get(net.testId);
+    if (!test) {
+      test = { startAt: net.startAt, startId: net.startId, fields: new Map() };
+      byTest.set(net.testId, test);
+    } else if (
+      net.startAt < test.startAt ||
+      (net.startAt === test.startAt && net.startId < test.startId)
+    ) {
+      test.startAt = net.startAt;
+      test.startId = net.startId;
+    }
+    // Per-goal tiers order the tests but make no line.
+    if (net.field.startsWith('tier:')) continue;
+    const change = { from: parseValue(net.fromJson), to: parseValue(net.toJson), at: net.at };
+    test.fields.set(net.field, change);
+  }
+  const ordered: NetChanges = new Map(
+    [...byTest]
+      .sort(([, a], [, b]) =>
+        a.startAt < b.startAt ? -1 : a.startAt > b.startAt ? 1 : a.startId - b.startId,
+      )
+      .map(([testId, test]) => [testId, test.fields]),
+  );
+  // The same test in SQL, on the same doubles: only the moved tests' rows are made.
+  for (const ends of probabilityEnds(db, storeId, since, threshold)) {
+    if (!ends.beforeKnown || ends.before === null || ends.now === null || ends.nowAt === null)
+      continue;
+    if (Math.abs(ends.now - ends.before) <= threshold) continue;
+    let fields = ordered.get(ends.testId);
+    if (!fields) ordered.set(ends.testId, (fields = new Map()));
+    fields.set('probabilityToWin', { from: ends.before, to: ends.now, at: ends.nowAt });
+  }
+  return ordered;
+}
+
+/** A value as a snapshot's changes hold it (JSON text, which SQLite gives back as it was written). */
+function parseValue(json: string): ChangeValue {
+  return JSON.parse(json) as ChangeValue;
 }
 
 function kindOf(field: string, { from, to }: Net): ChangeKind {

@@ -1,4 +1,5 @@
 // Reads and writes of the review memory in the user's file: each test's last seen state, snapshots, review marks.
+import { DRIFT_FIELDS } from '#core/review/state';
 import { statement } from '../statements';
 import type { Db } from '../types';
 
@@ -86,31 +87,64 @@ const INSERT_SNAPSHOT = `
  * before the store's reviewed_at (or, none being so, the first). Every right side reads the old row.
  */
 const NEWEST = `(last_at IS NULL OR excluded.last_at >= last_at)`;
+/** The oldest: ids only grow, so a snapshot at the same time as the first is not before it. */
+const FIRST = `(first_at IS NULL OR excluded.first_at < first_at)`;
 const MARK_AT = `coalesce((SELECT reviewed_at FROM user.store_marks WHERE store_id = excluded.store_id), '')`;
 const MARKS = `(mark_at IS NULL
   OR (excluded.mark_at <= ${MARK_AT} AND (mark_at > ${MARK_AT} OR excluded.mark_at >= mark_at))
   OR (excluded.mark_at > ${MARK_AT} AND mark_at > ${MARK_AT} AND excluded.mark_at < mark_at))`;
 const SAVE_STATE = `
-  INSERT INTO user.test_state (store_id, test_id, state, results_fetched_at, last_at, last_probability, mark_at, mark_probability)
-  VALUES (@storeId, @testId, @tracked, @resultsFetchedAt, @at, @probabilityToWin, @at, @probabilityToWin)
+  INSERT INTO user.test_state (store_id, test_id, state, results_fetched_at, last_at, last_probability, mark_at, mark_probability, first_at, first_probability)
+  VALUES (@storeId, @testId, @tracked, @resultsFetchedAt, @at, @probabilityToWin, @at, @probabilityToWin, @at, @probabilityToWin)
   ON CONFLICT (store_id, test_id) DO UPDATE SET
     state = excluded.state,
     results_fetched_at = excluded.results_fetched_at,
+    first_at = CASE WHEN ${FIRST} THEN excluded.first_at ELSE first_at END,
+    first_probability = CASE WHEN ${FIRST} THEN excluded.first_probability ELSE first_probability END,
     last_at = CASE WHEN ${NEWEST} THEN excluded.last_at ELSE last_at END,
     last_probability = CASE WHEN ${NEWEST} THEN excluded.last_probability ELSE last_probability END,
     mark_at = CASE WHEN ${MARKS} THEN excluded.mark_at ELSE mark_at END,
     mark_probability = CASE WHEN ${MARKS} THEN excluded.mark_probability ELSE mark_probability END`;
+const REVIEWED_AT = `coalesce((SELECT reviewed_at FROM user.store_marks WHERE store_id = @storeId), '')`;
+const LATER = `excluded.last_at >= last_at`;
+const EARLIER = `excluded.first_at < first_at`;
+const MARK_FIRST = `(excluded.mark_at IS NOT NULL AND (mark_at IS NULL OR excluded.mark_at < mark_at))`;
+/**
+ * The net changes (migration 9) moved by the new snapshot, one row per field it changed that the
+ * Changes view nets: its first change, its last, and its first after the store's review mark, each by
+ * time then id (ids only grow, so a tie keeps the older first and takes the newer last).
+ */
+const SAVE_NETS = `
+  INSERT INTO user.change_nets
+    (store_id, test_id, field, first_at, first_id, first_from, last_at, last_id, last_to, mark_at, mark_id, mark_from)
+  SELECT @storeId, @testId, j.key, @at, @id, j.value -> 0, @at, @id, j.value -> 1,
+         CASE WHEN m.after THEN @at END, CASE WHEN m.after THEN @id END, CASE WHEN m.after THEN j.value -> 0 END
+  FROM json_each(@changes) j, (SELECT @at > ${REVIEWED_AT} AS after) m
+  WHERE j.key NOT IN (SELECT value FROM json_each(@drift))
+  ON CONFLICT (store_id, test_id, field) DO UPDATE SET
+    first_at = CASE WHEN ${EARLIER} THEN excluded.first_at ELSE first_at END,
+    first_id = CASE WHEN ${EARLIER} THEN excluded.first_id ELSE first_id END,
+    first_from = CASE WHEN ${EARLIER} THEN excluded.first_from ELSE first_from END,
+    last_at = CASE WHEN ${LATER} THEN excluded.last_at ELSE last_at END,
+    last_id = CASE WHEN ${LATER} THEN excluded.last_id ELSE last_id END,
+    last_to = CASE WHEN ${LATER} THEN excluded.last_to ELSE last_to END,
+    mark_at = CASE WHEN ${MARK_FIRST} THEN excluded.mark_at ELSE mark_at END,
+    mark_id = CASE WHEN ${MARK_FIRST} THEN excluded.mark_id ELSE mark_id END,
+    mark_from = CASE WHEN ${MARK_FIRST} THEN excluded.mark_from ELSE mark_from END`;
 const TOUCH_STATE = `UPDATE user.test_state SET results_fetched_at = ? WHERE store_id = ? AND test_id = ?`;
 
 /** Forgets what was seen of a store's tests (its key now reads another store): the next sync is a baseline. */
 export function forgetStoreReview(db: Db, storeId: string): void {
   statement(db, `DELETE FROM user.test_state WHERE store_id = ?`).run(storeId);
   statement(db, `DELETE FROM user.test_snapshots WHERE store_id = ?`).run(storeId);
+  statement(db, `DELETE FROM user.change_nets WHERE store_id = ?`).run(storeId);
   statement(db, `DELETE FROM user.store_marks WHERE store_id = ?`).run(storeId);
 }
 
+const DRIFT_JSON = JSON.stringify(DRIFT_FIELDS);
+
 export function writeSnapshot(db: Db, s: SnapshotWrite): void {
-  statement(db, INSERT_SNAPSHOT).run(
+  const { lastInsertRowid: id } = statement(db, INSERT_SNAPSHOT).run(
     s.storeId,
     s.testId,
     s.at,
@@ -120,6 +154,16 @@ export function writeSnapshot(db: Db, s: SnapshotWrite): void {
     s.state,
     s.changes,
   );
+  // A baseline changes nothing, and drift only moves what the view compares at the window's ends.
+  if (!s.baseline && !s.drift)
+    statement(db, SAVE_NETS).run({
+      storeId: s.storeId,
+      testId: s.testId,
+      at: s.at,
+      id,
+      changes: s.changes,
+      drift: DRIFT_JSON,
+    });
   statement(db, SAVE_STATE).run({
     storeId: s.storeId,
     testId: s.testId,
@@ -141,6 +185,9 @@ export function refreshReviewEnds(db: Db, storeId: string): void {
        (last_at, last_probability) = (
          SELECT x.at, x.probability_to_win FROM user.test_snapshots x
          WHERE x.store_id = s.store_id AND x.test_id = s.test_id ORDER BY x.at DESC, x.id DESC LIMIT 1),
+       (first_at, first_probability) = (
+         SELECT x.at, x.probability_to_win FROM user.test_snapshots x
+         WHERE x.store_id = s.store_id AND x.test_id = s.test_id ORDER BY x.at, x.id LIMIT 1),
        (mark_at, mark_probability) = (
          SELECT x.at, x.probability_to_win FROM user.test_snapshots x
          WHERE x.store_id = s.store_id AND x.test_id = s.test_id
@@ -180,17 +227,75 @@ export type SnapshotRow = {
 
 const SNAPSHOT_COLUMNS = `id, store_id AS storeId, test_id AS testId, at, baseline, state, changes`;
 
-/** Snapshots of one store after `since` with more than drift in them (baselines are drift-free but excluded), oldest first. */
-export function changedSnapshotsSince(
+/** A field's net change over a window, values as JSON text; `start*`: its first change in the window. */
+export type NetRow = {
+  testId: string;
+  field: string;
+  fromJson: string;
+  toJson: string;
+  /** Its last change in the window. */
+  at: string;
+  startAt: string;
+  startId: number;
+};
+
+/**
+ * The net change of each field (migration 9's rows) of a store's tests changed after `since`, from the
+ * rows alone when the window opens before the field's first change or at the store's review mark;
+ * any other time walks that field's snapshots for its first change in the window (firstChangeAfter).
+ */
+export function changeNets(
   db: Db,
   storeId: string,
   since: string,
-): Pick<SnapshotRow, 'testId' | 'at' | 'changes'>[] {
-  return statement<Pick<SnapshotRow, 'testId' | 'at' | 'changes'>>(
+  reviewedAt: string | null,
+): NetRow[] {
+  const rows = statement<NetRow & { known: number }>(
     db,
-    `SELECT test_id AS testId, at, changes FROM user.test_snapshots
-     WHERE store_id = ? AND drift = 0 AND at > ? AND baseline = 0 ORDER BY at, id`,
-  ).all(storeId, since);
+    `SELECT test_id AS testId, field, last_to AS toJson, last_at AS at,
+            first_at > @since OR @since IS @reviewedAt AS known,
+            CASE WHEN first_at > @since THEN first_from ELSE mark_from END AS fromJson,
+            CASE WHEN first_at > @since THEN first_at ELSE mark_at END AS startAt,
+            CASE WHEN first_at > @since THEN first_id ELSE mark_id END AS startId
+     FROM user.change_nets WHERE store_id = @storeId AND last_at > @since`,
+  ).all({ storeId, since, reviewedAt });
+  return rows.map(({ known, ...row }) =>
+    known === 1 ? row : { ...row, ...firstChangeAfter(db, storeId, row.testId, row.field, since) },
+  );
+}
+
+/** A field's first change after `since` (a change after it exists): its from value, time and id. */
+function firstChangeAfter(
+  db: Db,
+  storeId: string,
+  testId: string,
+  field: string,
+  since: string,
+): Pick<NetRow, 'fromJson' | 'startAt' | 'startId'> {
+  const row = statement<Pick<NetRow, 'fromJson' | 'startAt' | 'startId'>>(
+    db,
+    `SELECT j.value -> 0 AS fromJson, x.at AS startAt, x.id AS startId
+     FROM user.test_snapshots x, json_each(x.changes) j
+     WHERE x.store_id = ? AND x.test_id = ? AND x.at > ? AND x.drift = 0 AND x.baseline = 0
+       AND json_valid(x.changes) AND j.key = ?
+     ORDER BY x.at, x.id LIMIT 1`,
+  ).get(storeId, testId, since, field);
+  if (!row) throw new Error(`No change of ${field} of test ${testId} after ${since}`);
+  return row;
+}
+
+/** The first change after the store's review mark of each field: worked out again when the mark moves. */
+function refreshNetMarks(db: Db, storeId: string): void {
+  statement(
+    db,
+    `UPDATE user.change_nets AS n SET (mark_at, mark_id, mark_from) = (
+       SELECT x.at, x.id, j.value -> 0
+       FROM user.test_snapshots x, json_each(x.changes) j
+       WHERE x.store_id = n.store_id AND x.test_id = n.test_id AND x.drift = 0 AND x.baseline = 0
+         AND json_valid(x.changes) AND j.key = n.field AND x.at > @reviewedAt
+       ORDER BY x.at, x.id LIMIT 1)
+     WHERE n.store_id = @storeId`,
+  ).run({ storeId, reviewedAt: storeMark(db, storeId).reviewedAt ?? '' });
 }
 
 /** When the store was first synced with snapshots on: where an unreviewed store's changes start. */
@@ -198,8 +303,12 @@ export function firstSnapshotAt(db: Db, storeId: string): string | null {
   return (
     statement<{ at: string | null }>(
       db,
-      `SELECT min(at) AS at FROM user.test_snapshots WHERE store_id = ?`,
-    ).get(storeId)?.at ?? null
+      // Per drift value: the index then gives each minimum at once.
+      `SELECT min(at) AS at FROM (
+         SELECT min(at) AS at FROM user.test_snapshots WHERE store_id = @storeId AND drift = 0
+         UNION ALL
+         SELECT min(at) FROM user.test_snapshots WHERE store_id = @storeId AND drift = 1)`,
+    ).get({ storeId })?.at ?? null
   );
 }
 
@@ -213,17 +322,30 @@ export type ProbabilityEnds = {
 
 /**
  * Per test of a store with a snapshot after `since`: the probability to win as of `since` (or first
- * known) and the newest. Since the store's review mark (the Changes view's usual window) both ends are
- * kept on the test's state row (migration 8); any other time walks the snapshots (probabilityEndsAt).
+ * known) and the newest. The ends are kept on the test's state row (migrations 8 and 9): the newest,
+ * the first (a window opening before it), the store's review mark's (the Changes view's usual window);
+ * any other time walks the test's snapshots back from `since`, as probabilityEndsAt does. By test id.
  */
-export function probabilityEnds(db: Db, storeId: string, since: string): ProbabilityEnds[] {
-  if (since !== storeMark(db, storeId).reviewedAt) return probabilityEndsAt(db, storeId, since);
+export function probabilityEnds(
+  db: Db,
+  storeId: string,
+  since: string,
+  /** Only the tests whose probability moved more than this (null: every test). */
+  movedMoreThan: number | null = null,
+): ProbabilityEnds[] {
   return statement<ProbabilityEnds>(
     db,
-    `SELECT test_id AS testId, mark_probability AS before, mark_at IS NOT NULL AS beforeKnown,
+    `SELECT * FROM (SELECT test_id AS testId,
+            CASE WHEN first_at > @since THEN first_probability
+                 WHEN @since IS @reviewedAt THEN mark_probability
+                 ELSE (SELECT x.probability_to_win FROM user.test_snapshots x
+                       WHERE x.store_id = s.store_id AND x.test_id = s.test_id AND x.at <= @since
+                       ORDER BY x.at DESC, x.id DESC LIMIT 1) END AS before,
+            first_at IS NOT NULL AS beforeKnown,
             last_probability AS now, last_at AS nowAt
-     FROM user.test_state WHERE store_id = ? AND last_at > ?`,
-  ).all(storeId, since);
+     FROM user.test_state s WHERE store_id = @storeId AND last_at > @since ORDER BY test_id)
+     WHERE @movedMoreThan IS NULL OR abs(now - before) > @movedMoreThan`,
+  ).all({ storeId, since, reviewedAt: storeMark(db, storeId).reviewedAt, movedMoreThan });
 }
 
 /** probabilityEnds at any time, from the snapshots themselves (three index walks a test). */
@@ -299,6 +421,7 @@ export function markReviewed(db: Db, storeId: string, at: string): void {
        ON CONFLICT (store_id) DO UPDATE SET reviewed_at = excluded.reviewed_at`,
     ).run(storeId, at);
     refreshReviewEnds(db, storeId);
+    refreshNetMarks(db, storeId);
   })();
 }
 
@@ -330,15 +453,32 @@ export function thinDriftSnapshots(db: Db, storeId: string, from: string, until:
   ).run(storeId, from, until).changes;
 }
 
-/** Titles of a store's cached tests, falling back to the last recorded title of one the cache lost. */
-export function testTitles(db: Db, storeId: string): Map<string, string> {
-  const rows = statement<{ id: string; title: string | null }>(
+/**
+ * Titles of some of a store's tests as the cache holds them, falling back to the last recorded title of
+ * one the cache lost (a test without either is left out). Only the cache's narrow rows are read for
+ * most: a test's recorded state is wide.
+ */
+export function testTitles(
+  db: Db,
+  storeId: string,
+  testIds: Iterable<string>,
+): Map<string, string> {
+  const cached = new Map(
+    statement<{ id: string; title: string }>(db, `SELECT id, title FROM tests WHERE store_id = ?`)
+      .all(storeId)
+      .map((r) => [r.id, r.title] as const),
+  );
+  const titles = new Map<string, string>();
+  const recorded = statement<{ title: string | null }>(
     db,
-    `SELECT s.test_id AS id, coalesce(t.title, json_extract(s.state, '$.meta.title')) AS title
-     FROM user.test_state s LEFT JOIN tests t ON t.store_id = s.store_id AND t.id = s.test_id
-     WHERE s.store_id = ?`,
-  ).all(storeId);
-  return new Map(rows.flatMap((r) => (r.title === null ? [] : [[r.id, r.title] as const])));
+    `SELECT json_extract(state, '$.meta.title') AS title FROM user.test_state
+     WHERE store_id = ? AND test_id = ?`,
+  );
+  for (const id of testIds) {
+    const title = cached.get(id) ?? recorded.get(storeId, id)?.title ?? null;
+    if (title !== null) titles.set(id, title);
+  }
+  return titles;
 }
 
 /** What the portfolio counts of one cached test (removed ones left out). */

@@ -10,6 +10,7 @@ import { userMigration005 } from './005-background-sync';
 import { userMigration006 } from './006-takeaways';
 import { userMigration007 } from './007-sent-edits';
 import { userMigration008 } from './008-review-ends';
+import { userMigration009 } from './009-change-nets';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -20,4 +21,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration006,
   userMigration007,
   userMigration008,
+  userMigration009,
 ];
