@@ -29,7 +29,17 @@ export const METHOD_NAMES = {
   notes: ['get', 'set', 'annotations', 'addAnnotation', 'removeAnnotation'],
   portfolio: ['figures'],
   settings: ['get', 'set'],
-  decisions: ['list', 'settings', 'setSettings', 'setPlan', 'planner', 'readings', 'news', 'seen'],
+  decisions: [
+    'list',
+    'lines',
+    'settings',
+    'setSettings',
+    'setPlan',
+    'planner',
+    'readings',
+    'news',
+    'seen',
+  ],
   clientReports: ['settings', 'setSettings', 'save', 'summary'],
   programme: ['backlog', 'learnings', 'setTakeaway'],
 } as const;

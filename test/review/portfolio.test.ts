@@ -193,4 +193,27 @@ describe('the portfolio', () => {
     ]);
     db.close();
   });
+
+  it('names a count after the first test that has it, rows read by store, then status, then as cached', () => {
+    const db = openDatabase(join(tempDir(), 'cache.db'), {
+      userDataFile: join(tempDir(), 'user.db'),
+    });
+    addStore(db, 'z', 'Zulu');
+    addStore(db, 'y', 'Yankee');
+    const upsert = (storeId: string, tests: Test[]) =>
+      upsertTests(db, { storeId, tests, runId: 'r', syncedAt: '2026-06-15T00:00:00Z' });
+    // Cached first but paused: the active test of the same store comes before it.
+    upsert('z', [
+      makeTest({ n: 31, status: 'paused', tags: [tag(5, 'Mobile')] }),
+      makeTest({ n: 32, status: 'active', tags: [tag(6, 'MOBILE')] }),
+    ]);
+    upsert('y', [makeTest({ n: 33, status: 'active', tags: [tag(7, 'mobile')] })]);
+    const p = portfolio(db, NOW);
+    // Store y's rows come before store z's (by id, whatever the stores' own order).
+    expect(p.total.byTag).toEqual([{ key: 'mobile', label: 'mobile', count: 3 }]);
+    expect(p.stores.find((s) => s.storeId === 'z')?.byTag).toEqual([
+      { key: 'mobile', label: 'MOBILE', count: 2 },
+    ]);
+    db.close();
+  });
 });

@@ -37,15 +37,41 @@ export const DecisionRow = z.object({
 });
 export type DecisionRow = z.infer<typeof DecisionRow>;
 
-export const DecisionList = z.object({
-  /** Calls needing the consultant first (grouped by store), then running tests by days to decision. */
-  rows: z.array(DecisionRow),
-  /** Tests per call in the scope. */
-  counts: z.record(DecisionCall, z.int()),
-  /** Tests that need a call now (every call but keep_running). */
-  needCall: z.int(),
+/**
+ * One test's call as the Decisions view draws it on its line: the row without the fields the line does
+ * not show (the basis line, with every other figure, is on the selected test's detail, from its call).
+ */
+export const DecisionLine = DecisionRow.pick({
+  storeId: true,
+  storeName: true,
+  testId: true,
+  title: true,
+  call: true,
+  words: true,
+  reason: true,
+  daysToDecision: true,
+  decisionDate: true,
+  goalLift: true,
 });
+export type DecisionLine = z.infer<typeof DecisionLine>;
+
+/** Rows of one kind in the Decisions view's order, with the scope's counts per call. */
+function listOf<Row extends z.ZodType>(row: Row) {
+  return z.object({
+    /** Calls needing the consultant first (grouped by store), then running tests by days to decision. */
+    rows: z.array(row),
+    /** Tests per call in the scope. */
+    counts: z.record(DecisionCall, z.int()),
+    /** Tests that need a call now (every call but keep_running). */
+    needCall: z.int(),
+  });
+}
+
+export const DecisionList = listOf(DecisionRow);
 export type DecisionList = z.infer<typeof DecisionList>;
+
+export const DecisionLines = listOf(DecisionLine);
+export type DecisionLines = z.infer<typeof DecisionLines>;
 
 /** The settings calls are made with: global, and each store's own overrides. */
 export const DecisionSettingsView = z.object({
@@ -106,7 +132,10 @@ export type DecisionsReady = z.infer<typeof DecisionsReady>;
 export const MAX_READY_LISTED = 20;
 
 export const decisions = {
+  /** Every call with all of its row's fields (the CLI's `decisions`, its `--json`). */
   list: method(ScopeInput, DecisionList),
+  /** What the Decisions view shows: the same calls in the same order, each as its line. */
+  lines: method(ScopeInput, DecisionLines),
   settings: method(Empty, DecisionSettingsView),
   setSettings: method(SetDecisionSettingsInput, DecisionSettingsView),
   /** A test's own planned length; recorded with its date when the test already has data. */

@@ -46,11 +46,18 @@ export function portfolio(db: Db, now: number): Portfolio {
   const months = monthKeys(now);
   const total = accumulator(months);
   const byStore = new Map(stores.map((s) => [s.id, accumulator(months)]));
-  // One pass: each row is read once and added to its store's figures and to the total.
+  // One pass: each row is read once and added to its store's figures and to the total. Rows come by
+  // store, so its figures are looked up once a store; tag lists repeat, so each is parsed once.
+  const tagLists = new Map<string, string[]>();
+  let own: Accumulator | undefined;
+  let ownId: string | null = null;
   for (const row of portfolioRows(db)) {
-    const seen = readRow(row, now);
+    const seen = readRow(row, now, tagLists);
     add(total, seen);
-    const own = byStore.get(row.storeId);
+    if (row.storeId !== ownId) {
+      ownId = row.storeId;
+      own = byStore.get(row.storeId);
+    }
     if (own) add(own, seen);
   }
   return {
@@ -71,11 +78,16 @@ type Seen = {
   days: number | null;
 };
 
-function readRow(row: PortfolioRow, now: number): Seen {
+function readRow(row: PortfolioRow, now: number, tagLists: Map<string, string[]>): Seen {
   const ended = endedInWindow(row, now);
+  let tags = tagLists.get(row.tagNames);
+  if (tags === undefined) {
+    tags = tagNames(row.tagNames);
+    tagLists.set(row.tagNames, tags);
+  }
   return {
     row,
-    tags: tagNames(row.tagNames),
+    tags,
     month: row.startAt !== null && isStarted(row.status) ? row.startAt.slice(0, 7) : null,
     outcome: ended ? outcomeOf(row) : null,
     days: ended ? durationDays(row) : null,

@@ -2,8 +2,7 @@
 // settings they are made with (global, per store, a test's own plan), the planner and the rate readings.
 import type {
   CoreEvent,
-  DecisionList,
-  DecisionRow,
+  DecisionCall,
   DecisionSettingsView,
   Services,
 } from '#shared/contract/index';
@@ -23,6 +22,7 @@ import {
   CALL_ORDER,
   decisionBasis,
   decisionInput,
+  decisionLines,
   decisionRows,
   emptyCallCounts,
   lastDataDate,
@@ -31,13 +31,14 @@ import {
   readStoreOverrides,
   readTestPlan,
   storeBasis,
+  storePositions,
   storeRateFits,
   writeDecision,
   writeGlobalDecisionSettings,
   writeStoreOverrides,
   writeTestPlan,
   type DecisionBasis,
-  type DecisionDbRow,
+  type DecisionLineDbRow,
   type TestPlan,
 } from '../db/cache/decisions';
 import { canWriteBackground, clearDecisionNews, decisionNews } from '../db/user/background';
@@ -98,7 +99,13 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
       if (storeId !== null) requireStore(storeId);
       // Calls being made again (start-up, a settings change) are waited for: the list is never half old.
       await refresh.idle();
-      return decisionList(decisionRows(db, storeId));
+      return decisionList(decisionRows(db, storeId), storePositions(db));
+    },
+
+    async lines({ storeId }) {
+      if (storeId !== null) requireStore(storeId);
+      await refresh.idle();
+      return decisionList(decisionLines(db, storeId), storePositions(db));
     },
 
     settings: async () => view(),
@@ -295,32 +302,49 @@ function nextPlan(input: {
   return { plannedDays, setAt: at, dataThrough, previousDays: before };
 }
 
-/** The Decisions view's order: calls needing the consultant by store, then running tests by days to decision. */
-export function decisionList(rows: readonly DecisionDbRow[]): DecisionList {
+/** What the Decisions view's order reads of a row. */
+type Ordered = Pick<DecisionLineDbRow, 'storeId' | 'testId' | 'title' | 'call' | 'daysToDecision'>;
+
+/** The rank of each call in CALL_ORDER, read once a row rather than searched at every comparison. */
+const CALL_RANK = new Map(CALL_ORDER.map((call, rank) => [call, rank]));
+
+/** A row with the keys it is sorted on, computed once. */
+type Keyed<Row> = { row: Row; position: number; rank: number; days: number };
+
+/**
+ * The Decisions view's order: calls needing the consultant by store (its place in the store list), then
+ * running tests by days to decision. `positions` is each store's place (storePositions); a row whose
+ * store has none is left out, as a join on the stores would.
+ */
+export function decisionList<Row extends Ordered>(
+  rows: readonly Row[],
+  positions: ReadonlyMap<string, number>,
+): { rows: Row[]; counts: Record<DecisionCall, number>; needCall: number } {
   const counts = emptyCallCounts();
-  for (const row of rows) counts[row.call] += 1;
-  const rank = (row: DecisionDbRow) => CALL_ORDER.indexOf(row.call);
-  const byTitle = (a: DecisionDbRow, b: DecisionDbRow) =>
+  const needing: Keyed<Row>[] = [];
+  const running: Keyed<Row>[] = [];
+  for (const row of rows) {
+    const position = positions.get(row.storeId);
+    if (position === undefined) continue;
+    counts[row.call] += 1;
+    const keyed = {
+      row,
+      position,
+      rank: CALL_RANK.get(row.call) ?? -1,
+      days: row.daysToDecision ?? Number.POSITIVE_INFINITY,
+    };
+    (needsCall(row.call) ? needing : running).push(keyed);
+  }
+  const byTitle = (a: Row, b: Row) =>
     a.title.localeCompare(b.title) || (a.testId < b.testId ? -1 : a.testId > b.testId ? 1 : 0);
-  const byStore = (a: DecisionDbRow, b: DecisionDbRow) =>
-    a.storePosition - b.storePosition ||
-    (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0);
-  const needing = rows
-    .filter((row) => needsCall(row.call))
-    .sort((a, b) => byStore(a, b) || rank(a) - rank(b) || byTitle(a, b));
-  const running = rows
-    .filter((row) => !needsCall(row.call))
-    .sort(
-      (a, b) =>
-        (a.daysToDecision ?? Number.POSITIVE_INFINITY) -
-          (b.daysToDecision ?? Number.POSITIVE_INFINITY) ||
-        byStore(a, b) ||
-        byTitle(a, b),
-    );
-  const toRow = ({ storePosition: _position, ...row }: DecisionDbRow): DecisionRow => row;
-  return {
-    rows: [...needing, ...running].map(toRow),
-    counts,
-    needCall: needing.length,
-  };
+  const byStore = (a: Keyed<Row>, b: Keyed<Row>) =>
+    a.position - b.position ||
+    (a.row.storeId < b.row.storeId ? -1 : a.row.storeId > b.row.storeId ? 1 : 0);
+  needing.sort((a, b) => byStore(a, b) || a.rank - b.rank || byTitle(a.row, b.row));
+  // Two tests without days compare as NaN (∞ − ∞), which is falsy: the store and title decide.
+  running.sort((a, b) => a.days - b.days || byStore(a, b) || byTitle(a.row, b.row));
+  const ordered: Row[] = [];
+  for (const keyed of needing) ordered.push(keyed.row);
+  for (const keyed of running) ordered.push(keyed.row);
+  return { rows: ordered, counts, needCall: needing.length };
 }

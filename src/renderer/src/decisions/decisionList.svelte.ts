@@ -1,26 +1,27 @@
-// The calls of the current scope: what the Decisions view lists and the sidebar counts, loaded once
-// for both and reloaded when the cache or the calls change.
-import type { DecisionList, DecisionRow, Resource } from '#shared/contract/index';
+// The calls of the current scope: what the Decisions view lists (each call's line; the selected test's
+// detail shows its basis) and the sidebar counts, loaded once for both and reloaded when the cache or
+// the calls change.
+import type { DecisionLine, DecisionLines, Resource } from '#shared/contract/index';
 import type { DecisionCall } from '#shared/domain/decisions/schemas';
 import { api } from '../lib/api';
 import { Loader } from '../lib/loader.svelte';
 import { needsCall } from './calls';
 
-export type StoreGroup = { storeId: string; storeName: string; rows: DecisionRow[] };
+export type StoreGroup = { storeId: string; storeName: string; rows: DecisionLine[] };
 
 /** What the list shows: each test's call, made from its results, on its row. */
 export const DECISION_LIST_READS: readonly Resource[] = ['decisions', 'results', 'tests'];
 
 /** Loads when the scope changed (skeletons) or its calls changed (rows stay on screen meanwhile). */
-class DecisionListState extends Loader<string | null, DecisionList> {
+class DecisionListState extends Loader<string | null, DecisionLines> {
   /** The call the view shows only (null: every call). Kept across view switches. */
   filter = $state<DecisionCall | null>(null);
 
   constructor() {
-    super((storeId) => api.decisions.list({ storeId }));
+    super((storeId) => api.decisions.lines({ storeId }));
   }
 
-  get list(): DecisionList | null {
+  get list(): DecisionLines | null {
     return this.data;
   }
 
@@ -30,7 +31,7 @@ class DecisionListState extends Loader<string | null, DecisionList> {
   }
 
   /** The rows the filter keeps, in the list's order. */
-  get shown(): DecisionRow[] {
+  get shown(): DecisionLine[] {
     const rows = this.list?.rows ?? [];
     return this.filter === null ? rows : rows.filter((row) => row.call === this.filter);
   }
@@ -39,7 +40,7 @@ class DecisionListState extends Loader<string | null, DecisionList> {
 export const decisionList = new DecisionListState();
 
 /** The calls that need the consultant, grouped by store in the list's order. */
-export function groupByStore(rows: readonly DecisionRow[]): StoreGroup[] {
+export function groupByStore(rows: readonly DecisionLine[]): StoreGroup[] {
   const groups: StoreGroup[] = [];
   for (const row of rows) {
     if (!needsCall(row.call)) continue;
@@ -51,6 +52,6 @@ export function groupByStore(rows: readonly DecisionRow[]): StoreGroup[] {
 }
 
 /** The tests still running, by days to their call (soonest first), as the core orders them. */
-export function runningRows(rows: readonly DecisionRow[]): DecisionRow[] {
+export function runningRows(rows: readonly DecisionLine[]): DecisionLine[] {
   return rows.filter((row) => row.call === 'keep_running');
 }

@@ -3,13 +3,13 @@
 // themselves (global, per store, a test's own plan, all in the user's file); and the reads of them.
 import { createHash } from 'node:crypto';
 import { Test, TestResults } from '#shared/api/index';
+import type { DecisionCall } from '#shared/domain/decisions/index';
 import {
   CALLS_NEEDING_ACTION,
   DECISION_CALLS,
   DECISION_RULES_VERSION,
   DEFAULT_DECISION_SETTINGS,
   Decision,
-  DecisionCall,
   DecisionSettings,
   type DecisionSettingsPatch,
   decideFrom,
@@ -473,7 +473,6 @@ export function readDecision(db: Db, seq: number): Decision | null {
 export type DecisionDbRow = {
   storeId: string;
   storeName: string;
-  storePosition: number;
   testId: string;
   title: string;
   status: string;
@@ -489,23 +488,71 @@ export type DecisionDbRow = {
   decidedAt: string;
 };
 
-/** Every test of one store (or all) with a call, removed tests left out, in no particular order. */
-export function decisionRows(db: Db, storeId: string | null): DecisionDbRow[] {
-  const rows = statement<Omit<DecisionDbRow, 'call'> & { call: string }>(
-    db,
-    `SELECT t.store_id AS storeId, s.name AS storeName, s.position AS storePosition, t.id AS testId, t.title,
-            t.status, t.goal, t.decision AS call, t.decision_words AS words, t.decision_reason AS reason,
-            coalesce(t.decision_basis, '') AS basis, t.days_to_decision AS daysToDecision,
-            t.decision_date AS decisionDate, t.goal_lift AS goalLift, t.goal_p_win AS goalPWin,
-            t.decided_at AS decidedAt
+/** What the Decisions view draws of a row (contract DecisionLine): the long basis text is left in the cache. */
+export type DecisionLineDbRow = Pick<
+  DecisionDbRow,
+  | 'storeId'
+  | 'storeName'
+  | 'testId'
+  | 'title'
+  | 'call'
+  | 'words'
+  | 'reason'
+  | 'daysToDecision'
+  | 'decisionDate'
+  | 'goalLift'
+>;
+
+const LINE_COLUMNS = `t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.title,
+  t.decision AS call, t.decision_words AS words, t.decision_reason AS reason,
+  t.days_to_decision AS daysToDecision, t.decision_date AS decisionDate, t.goal_lift AS goalLift`;
+
+// In the contract's order: the CLI's `--json` prints the rows as they come.
+const ROW_COLUMNS = `t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.title, t.status,
+  t.goal, t.decision AS call, t.decision_words AS words, t.decision_reason AS reason,
+  coalesce(t.decision_basis, '') AS basis, t.days_to_decision AS daysToDecision,
+  t.decision_date AS decisionDate, t.goal_lift AS goalLift, t.goal_p_win AS goalPWin,
+  t.decided_at AS decidedAt`;
+
+/** The calls of one store (or all): removed tests left out, in no particular order. */
+function decidedTests(columns: string): string {
+  return `SELECT ${columns}
      FROM tests t
      JOIN stores s ON s.id = t.store_id
-     WHERE t.decision IS NOT NULL AND t.removed = 0 AND (@storeId IS NULL OR t.store_id = @storeId)`,
-  ).all({ storeId });
-  return rows.flatMap((row) => {
-    const call = DecisionCall.safeParse(row.call);
-    return call.success ? [{ ...row, call: call.data }] : [];
-  });
+     WHERE t.decision IS NOT NULL AND t.removed = 0 AND (@storeId IS NULL OR t.store_id = @storeId)`;
+}
+
+const CALLS: ReadonlySet<string> = new Set(DECISION_CALLS);
+
+/** Whether the row's stored call is one this version knows (one written by a newer version is left out). */
+function knownCall<Row extends { call: string }>(row: Row): row is Row & { call: DecisionCall } {
+  return CALLS.has(row.call);
+}
+
+/** Every test of one store (or all) with a call, removed tests left out, in no particular order. */
+export function decisionRows(db: Db, storeId: string | null): DecisionDbRow[] {
+  return statement<Omit<DecisionDbRow, 'call'> & { call: string }>(db, decidedTests(ROW_COLUMNS))
+    .all({ storeId })
+    .filter(knownCall);
+}
+
+/** The same calls as decisionRows, each with only what the Decisions view draws on its line. */
+export function decisionLines(db: Db, storeId: string | null): DecisionLineDbRow[] {
+  return statement<Omit<DecisionLineDbRow, 'call'> & { call: string }>(
+    db,
+    decidedTests(LINE_COLUMNS),
+  )
+    .all({ storeId })
+    .filter(knownCall);
+}
+
+/** Each store's place in the store list (its position), by id: the Decisions view groups calls in it. */
+export function storePositions(db: Db): Map<string, number> {
+  const rows = statement<{ id: string; position: number }>(
+    db,
+    `SELECT id, position FROM stores`,
+  ).all();
+  return new Map(rows.map((row) => [row.id, row.position]));
 }
 
 /** The order calls are listed and sorted in: those needing the consultant first, keep running last. */

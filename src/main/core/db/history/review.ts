@@ -484,7 +484,6 @@ export function testTitles(
 /** What the portfolio counts of one cached test (removed ones left out). */
 export type PortfolioRow = {
   storeId: string;
-  id: string;
   status: string;
   startAt: string | null;
   endAt: string | null;
@@ -492,21 +491,27 @@ export type PortfolioRow = {
   campaignName: string | null;
   surfaceArea: string | null;
   tagNames: string;
-  tier: string | null;
-  leader: string | null;
   /** Splitbook's call on the goal (db/decisions.ts), null without one. */
   decision: string | null;
+  /** The results' change in revenue, read for a test whose call is ship only (the winners' sum); else null. */
   changeRevenue: number | null;
 };
 
+/**
+ * Every cached test the portfolio counts, by store, status and row (the order its counts meet labels
+ * and its revenue sums in, read straight off tests_by_removed).
+ */
 export function portfolioRows(db: Db): PortfolioRow[] {
   return statement<PortfolioRow>(
     db,
-    `SELECT t.store_id AS storeId, t.id, t.status, t.start_at AS startAt, t.end_at AS endAt,
+    `SELECT t.store_id AS storeId, t.status, t.start_at AS startAt, t.end_at AS endAt,
             t.campaign_id AS campaignId, t.campaign_name AS campaignName, t.surface_area AS surfaceArea,
-            t.tag_names AS tagNames, r.tier, r.leading_variant AS leader, t.decision,
-            r.change_revenue AS changeRevenue
-     FROM tests t LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-     WHERE t.removed = 0`,
+            t.tag_names AS tagNames, t.decision,
+            CASE WHEN t.decision = 'ship' THEN
+              (SELECT r.change_revenue FROM results r WHERE r.store_id = t.store_id AND r.test_id = t.id)
+            END AS changeRevenue
+     FROM tests t
+     WHERE t.removed = 0
+     ORDER BY t.store_id, t.status, t.seq`,
   ).all();
 }
