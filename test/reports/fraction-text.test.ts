@@ -20,6 +20,18 @@ describe('fraction and fractionText', () => {
       ['Infinity', ''],
       ['abc', ''],
       ['1e', ''],
+      // Around 2⁵³ digits, where one division stops being exact (read by Number() from there on).
+      ['9007199254740991', '90071992547409.9'],
+      ['9007199254740992', '90071992547409.92'],
+      ['0.9007199254740991', '0.009007199254740991'],
+      ['12345678.901234567', '123456.78901234567'],
+      ['-0.0', '0'],
+      ['0.00000000000000000001', '1e-22'],
+      ['0.000000000000000000001', '1e-23'],
+      ['01', '0.01'],
+      ['.5', '0.005'],
+      ['5.', '0.05'],
+      ['-', ''],
     ];
     for (const [percent, expected] of cases) {
       expect(fractionText(percent)).toBe(expected);
@@ -39,6 +51,20 @@ describe('fraction and fractionText', () => {
         expect(fractionText(JSON.stringify(percent))).toBe(String(value));
       }),
       { numRuns: 20_000, seed: 22 },
+    );
+  });
+
+  it('give one figure for the rates a day of counts makes (the daily report’s percents)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (visitors, count) => {
+          const percent = (Math.min(count, visitors) / visitors) * 100;
+          expect(fractionText(JSON.stringify(percent))).toBe(String(fraction(percent)));
+        },
+      ),
+      { numRuns: 50_000, seed: 22 },
     );
   });
 });

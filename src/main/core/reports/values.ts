@@ -29,8 +29,50 @@ function hundredth(text: string): number {
   return Number(e < 0 ? `${text}e-2` : `${text.slice(0, e)}e${Number(text.slice(e + 1)) - 2}`);
 }
 
+/** Powers of ten a double holds exactly (10²² is the last). */
+const EXACT_TENS = Array.from({ length: 23 }, (_, n) => 10 ** n);
+const MAX_EXACT = 2 ** 53;
+
+/**
+ * The number a JSON number's text names, times 10⁻², when one IEEE division gives it exactly: its
+ * digits make an integer a double holds (at most 2⁵³) and the power of ten is exact (up to 10²²), so
+ * the division's one rounding gives the nearest double, as Number() reads the text (Clinger's fast
+ * path). Undefined otherwise (an exponent, more digits), and for text that is not a JSON number.
+ */
+function exactHundredth(text: string): number | undefined {
+  let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const negative = i === 1;
+  let digits = 0;
+  let decimals = 0;
+  let c = text.charCodeAt(i);
+  if (c === 48 /* 0 */) c = text.charCodeAt(++i);
+  else {
+    if (!(c >= 49 && c <= 57)) return undefined;
+    while (c >= 48 && c <= 57) {
+      digits = digits * 10 + (c - 48);
+      c = text.charCodeAt(++i);
+    }
+  }
+  if (c === 46 /* . */) {
+    c = text.charCodeAt(++i);
+    if (!(c >= 48 && c <= 57)) return undefined;
+    while (c >= 48 && c <= 57) {
+      digits = digits * 10 + (c - 48);
+      decimals += 1;
+      c = text.charCodeAt(++i);
+    }
+  }
+  // From 2⁵³ on, a sum may have been rounded (to 2⁵³ itself, too); below it every one is exact.
+  if (i !== text.length || digits >= MAX_EXACT) return undefined;
+  const power = EXACT_TENS[decimals + 2];
+  if (power === undefined) return undefined;
+  return negative ? -(digits / power) : digits / power;
+}
+
 /** fraction()'s result as text, from the percent's text (a cached record's number as written). */
 export function fractionText(percent: string): string {
+  const exact = exactHundredth(percent);
+  if (exact !== undefined) return String(exact);
   const value = Number(`${percent}e-2`);
   if (Number.isFinite(value)) return String(value);
   const moved = hundredth(percent); // a text with an exponent of its own ("5e-7")
