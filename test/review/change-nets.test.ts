@@ -9,12 +9,12 @@ import {
   firstSnapshotAt,
   forgetStoreReview,
   markReviewed,
-  probabilityEndsAt,
   refreshReviewEnds,
   storeMark,
   thinDriftSnapshots,
   writeSnapshot,
 } from '#core/db/history/review';
+import { probabilityEndsAt } from './reference-ends';
 import { openDatabase } from '#core/db/open';
 import type { Db } from '#core/db/types';
 import { migrate } from '#core/db/cache/migrations/index';

@@ -144,11 +144,10 @@ export function netChanges(
       )
       .map(([testId, test]) => [testId, test.fields]),
   );
-  // The same test in SQL, on the same doubles: only the moved tests' rows are made.
+  // The threshold is applied in SQL (the same test on the same doubles): only moved tests come back.
   for (const ends of probabilityEnds(db, storeId, since, threshold)) {
     if (!ends.beforeKnown || ends.before === null || ends.now === null || ends.nowAt === null)
       continue;
-    if (Math.abs(ends.now - ends.before) <= threshold) continue;
     let fields = ordered.get(ends.testId);
     if (!fields) ordered.set(ends.testId, (fields = new Map()));
     fields.set('probabilityToWin', { from: ends.before, to: ends.now, at: ends.nowAt });

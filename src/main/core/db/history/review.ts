@@ -324,7 +324,7 @@ export type ProbabilityEnds = {
  * Per test of a store with a snapshot after `since`: the probability to win as of `since` (or first
  * known) and the newest. The ends are kept on the test's state row (migrations 8 and 9): the newest,
  * the first (a window opening before it), the store's review mark's (the Changes view's usual window);
- * any other time walks the test's snapshots back from `since`, as probabilityEndsAt does. By test id.
+ * any other time walks the test's snapshots back from `since`. By test id.
  */
 export function probabilityEnds(
   db: Db,
@@ -346,27 +346,6 @@ export function probabilityEnds(
      FROM user.test_state s WHERE store_id = @storeId AND last_at > @since ORDER BY test_id)
      WHERE @movedMoreThan IS NULL OR abs(now - before) > @movedMoreThan`,
   ).all({ storeId, since, reviewedAt: storeMark(db, storeId).reviewedAt, movedMoreThan });
-}
-
-/** probabilityEnds at any time, from the snapshots themselves (three index walks a test). */
-export function probabilityEndsAt(db: Db, storeId: string, since: string): ProbabilityEnds[] {
-  return statement<ProbabilityEnds>(
-    db,
-    `SELECT s.test_id AS testId,
-            b.probability_to_win AS before, b.id IS NOT NULL AS beforeKnown,
-            n.probability_to_win AS now, n.at AS nowAt
-     FROM user.test_state s
-     JOIN user.test_snapshots n ON n.id = (
-       SELECT id FROM user.test_snapshots x WHERE x.store_id = s.store_id AND x.test_id = s.test_id
-       ORDER BY x.at DESC, x.id DESC LIMIT 1)
-     LEFT JOIN user.test_snapshots b ON b.id = coalesce(
-       (SELECT id FROM user.test_snapshots x WHERE x.store_id = s.store_id AND x.test_id = s.test_id AND x.at <= @since
-        ORDER BY x.at DESC, x.id DESC LIMIT 1),
-       -- A date before Splitbook first saw the test: compare with the first state it knows.
-       (SELECT id FROM user.test_snapshots x WHERE x.store_id = s.store_id AND x.test_id = s.test_id
-        ORDER BY x.at, x.id LIMIT 1))
-     WHERE s.store_id = @storeId AND n.at > @since`,
-  ).all({ storeId, since });
 }
 
 /** Every snapshot of one test, oldest first. */
