@@ -7,7 +7,7 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '#simulato
 import { decideTest, DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { MIGRATIONS, migrate } from '#core/db/cache/migrations/index';
 import { openDatabase } from '#core/db/open';
-import { refreshDecisionsStep, storeBasis } from '#core/db/cache/decisions';
+import { decisionLinesSql, refreshDecisionsStep, storeBasis } from '#core/db/cache/decisions';
 import { FACTS_VERSION } from '#core/db/cache/decision-facts';
 import { REFRESH_STEP_ROWS } from '#core/decisions/refresh';
 import type { Core } from '#core/types';
@@ -20,8 +20,14 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
+/** What version 15 of the cache was: migration 16 undone (the Decisions view's covering index). */
+const UNDO_16 = `
+DROP INDEX tests_decision_lines;
+PRAGMA user_version = 15;
+`;
+
 /** What version 14 of the cache was: migration 15 undone (the calls' facts, filled in as calls are made). */
-const UNDO_15 = `
+const UNDO_15 = `${UNDO_16}
 DROP TABLE results_facts;
 PRAGMA user_version = 14;
 `;
@@ -101,6 +107,37 @@ beforeAll(async () => {
 afterAll(async () => {
   await served?.close().catch(() => undefined);
   data.remove();
+});
+
+describe('migration 16', { timeout: 60_000 }, () => {
+  it("brings a cache of version 15 up; the Decisions view's lines are read from the index alone, the same as before", async () => {
+    let core = await startCore(data.path, { clock: () => simulator.now() });
+    const before = await core.services.decisions.lines({ storeId });
+    const all = await core.services.decisions.lines({ storeId: null });
+    await core.close();
+    expect(before.rows.length).toBeGreaterThan(0);
+    const old = new Database(cacheFile);
+    old.exec(UNDO_16);
+    old.close();
+    core = await startCore(data.path, { clock: () => simulator.now() });
+    try {
+      expect(await core.services.decisions.lines({ storeId })).toEqual(before);
+      expect(await core.services.decisions.lines({ storeId: null })).toEqual(all);
+      const plans = readCache((db) =>
+        [null, storeId].map((scope) =>
+          db
+            .prepare(`EXPLAIN QUERY PLAN ${decisionLinesSql(scope)}`)
+            .all(scope === null ? {} : { storeId: scope })
+            .map((row) => (row as { detail: string }).detail)
+            .join(' | '),
+        ),
+      );
+      expect(plans[0]).toMatch(/SCAN t USING COVERING INDEX tests_decision_lines/);
+      expect(plans[1]).toMatch(/SEARCH t USING COVERING INDEX tests_decision_lines \(store_id=\?/);
+    } finally {
+      await core.close();
+    }
+  });
 });
 
 describe('migration 15', { timeout: 60_000 }, () => {

@@ -19,6 +19,7 @@ import { migration012 } from './012-slim-sort-indexes';
 import { migration013 } from './013-decisions';
 import { migration014 } from './014-decision-basis';
 import { migration015 } from './015-decision-facts';
+import { migration016 } from './016-decision-lines-index';
 
 export type { Migration } from './migration';
 
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
