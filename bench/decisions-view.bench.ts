@@ -84,7 +84,7 @@ export async function benchDecisionsView(): Promise<void> {
     }
     const writeMs = performance.now() - writeStarted;
 
-    // What the view asks for on opening (decisions.lines): every call's line, without the basis text and words
+    // What the view asks for on opening (decisions.lines): every call's line, without the basis text
     // (the selected test's detail shows it); and decisions.list, every field, as the CLI reads it.
     const view = timed(30, () => decisionList(decisionLines(db, null), storePositions(db)));
     const full = timed(30, () => decisionList(decisionRows(db, null), storePositions(db)));
@@ -111,7 +111,7 @@ export async function benchDecisionsView(): Promise<void> {
           value: `${fmt(writeMs, 0)} ms, ${fmt((writeMs / withResults) * 1000, 0)} µs a test`,
         },
         {
-          name: `Decisions view read p95 (${rows} rows: decisions.lines, each call's line without its basis and words)`,
+          name: `Decisions view read p95 (${rows} rows: decisions.lines, each call's line without its basis)`,
           value: `${fmt(percentile(view, 95), 1)} ms`,
           goal: '< 50 ms',
         },

@@ -20,8 +20,14 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
+/** What version 16 of the cache was: migration 17 undone (the titles' covering index). */
+const UNDO_17 = `
+DROP INDEX tests_titles;
+PRAGMA user_version = 16;
+`;
+
 /** What version 15 of the cache was: migration 16 undone (the Decisions view's covering index). */
-const UNDO_16 = `
+const UNDO_16 = `${UNDO_17}
 DROP INDEX tests_decision_lines;
 PRAGMA user_version = 15;
 `;

@@ -164,6 +164,52 @@ describe('review in the window', { timeout: 90_000 }, () => {
     expect(win?.pageErrors).toEqual([]);
   });
 
+  it('lists a page of each store\'s newest changes, then every change on "Show all" (issue 22)', async () => {
+    // More changes than a page: a colleague renames 55 of the 60 tests.
+    const tests = simulator.snapshot(STORE).tests.slice(0, 55);
+    for (const [i, test] of tests.entries())
+      simulator.touchTest(STORE, test.id, {
+        title: `Renamed in bulk ${String(i + 1).padStart(2, '0')}`,
+      });
+    await page.locator('.store .main', { hasText: STORE }).click();
+    await openView('Changes');
+    await page.keyboard.press('Control+r');
+    // The renames, and whatever else the sync saw move (probabilities, tiers): more than a page.
+    await expect
+      .poll(async () => Number(await page.getByTestId('unreviewed').textContent()), {
+        timeout: 30_000,
+      })
+      .toBeGreaterThanOrEqual(55);
+    const count = Number(await page.getByTestId('unreviewed').textContent());
+    const lines = page.getByTestId('change-line');
+    // The view's page (review.svelte.ts CHANGES_PAGE): 50 lines a store.
+    await expect.poll(() => lines.count()).toBe(50);
+    const more = page.getByTestId('show-all-changes');
+    expect((await page.locator('.more').textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      `The newest 50 of ${count} changes. Show all ${count}`,
+    );
+    await page.setViewportSize({ width: 900, height: 560 });
+    await more.scrollIntoViewIfNeeded();
+    await screens('changes-page');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Keyboard first: the button is reached and pressed like any other.
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => lines.count()).toBe(count);
+    await expect.poll(() => more.count()).toBe(0);
+    // The page was the newest lines of the whole list, in its order: the first 50 are unchanged.
+    const report = await core.services.review.changes({
+      storeId,
+      since: null,
+      probabilityThreshold: 0.1,
+    });
+    const titles = (await lines.locator('.title').allTextContents()).map((t) => t.trim());
+    expect(titles).toEqual(report.lines.filter((l) => l.own === null).map((l) => l.testTitle));
+    await page.getByTestId('mark-reviewed').click();
+    await page.getByText('All reviewed').waitFor();
+    expect(win?.pageErrors).toEqual([]);
+  });
+
   it('shows the portfolio with the outcome definition, and a number opens the filtered list', async () => {
     await page.locator('.all button').click();
     await openView('Portfolio');

@@ -47,6 +47,7 @@ export const DecisionLine = DecisionRow.pick({
   testId: true,
   title: true,
   call: true,
+  words: true,
   reason: true,
   daysToDecision: true,
   decisionDate: true,

@@ -58,6 +58,13 @@ export const ChangesInput = z.object({
     .nullable()
     .default(null),
   probabilityThreshold: z.number().min(0).max(1).default(DEFAULT_PROBABILITY_THRESHOLD),
+  /**
+   * A page: per store, the newest this many lines of changes made elsewhere, and as many of the user's
+   * own edits (absent or null: every line). The stores' counts always count every line.
+   */
+  limit: z.int().min(1).max(1_000_000).nullable().optional(),
+  /** Stores listed whole whatever the limit (the view's "Show all"). */
+  allLinesOf: z.array(StoreId).max(10_000).optional(),
 });
 export type ChangesInput = z.infer<typeof ChangesInput>;
 

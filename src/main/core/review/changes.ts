@@ -24,45 +24,62 @@ import type { Db } from '../db/types';
 import { ownEditsOf } from './own-edits';
 import { TestState, type Changes } from './state';
 
-/** Changes per store since its last review (or `input.since`), newest first. */
+/**
+ * Changes per store since its last review (or `input.since`), newest first. With `input.limit`, a page:
+ * each store's newest lines up to the limit (its changes made elsewhere, and its own edits apart),
+ * except the stores in `input.allLinesOf`; the stores' counts count every line.
+ */
 export function listChanges(db: Db, input: ChangesInput): ChangesReport {
   const stores = listStoreRows(db).filter((s) => input.storeId === null || s.id === input.storeId);
   const summaries: StoreChanges[] = [];
   const lines: ChangeLine[] = [];
   if (!hasUserData(db)) return { stores: [], lines: [] };
+  const whole = new Set(input.allLinesOf ?? []);
   for (const store of stores) {
     const { reviewedAt } = storeMark(db, store.id);
     const since = input.since ?? reviewedAt ?? firstSnapshotAt(db, store.id);
-    const storeLines =
+    const limit = whole.has(store.id) ? null : (input.limit ?? null);
+    const found =
       since === null
-        ? []
+        ? { lines: [], count: 0, ownCount: 0 }
         : storeChanges(
             db,
             { storeId: store.id, storeName: store.name },
             { since, reviewedAt },
             input.probabilityThreshold,
+            limit,
           );
-    const ownCount = storeLines.filter((l) => l.own !== null).length;
     summaries.push({
       storeId: store.id,
       storeName: store.name,
       since,
       reviewedAt,
-      count: storeLines.length - ownCount,
-      ownCount,
+      count: found.count,
+      ownCount: found.ownCount,
     });
-    lines.push(...storeLines);
+    lines.push(...found.lines);
   }
-  // Plain code-unit comparison: localeCompare is too slow for thousands of lines, and ISO times sort as text.
-  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  lines.sort(
-    (a, b) =>
-      cmp(b.at, a.at) ||
-      cmp(a.storeName, b.storeName) ||
-      cmp(a.testTitle, b.testTitle) ||
-      cmp(a.field, b.field),
-  );
+  lines.sort(byLine);
   return { stores: summaries, lines };
+}
+
+// Plain code-unit comparison: localeCompare is too slow for thousands of lines, and ISO times sort as text.
+const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/** The view's order: newest first, then by store, test title and field (a store's page is its first lines in it). */
+function byLine(a: Line, b: Line): number {
+  return (
+    cmp(b.at, a.at) ||
+    cmp(a.storeName, b.storeName) ||
+    cmp(a.testTitle, b.testTitle) ||
+    cmp(a.field, b.field)
+  );
+}
+
+/** A store's newest `limit` lines (null: all), in the order they came otherwise. */
+function newest<L extends Line>(lines: L[], limit: number | null): L[] {
+  if (limit === null || lines.length <= limit) return lines;
+  return [...lines].sort(byLine).slice(0, limit);
 }
 
 export type Net = { from: ChangeValue; to: ChangeValue; at: string };
@@ -71,26 +88,31 @@ export type NetChanges = Map<string, Map<string, Net>>;
 
 type Window = { since: string; reviewedAt: string | null };
 
+/** A line before its sentence is written (only the lines a page keeps get one). */
+type Line = Omit<ChangeLine, 'summary'>;
+
 function storeChanges(
   db: Db,
   store: { storeId: string; storeName: string },
   window: Window,
   threshold: number,
-): ChangeLine[] {
+  limit: number | null,
+): { lines: ChangeLine[]; count: number; ownCount: number } {
   const { since } = window;
   const ordered = netChanges(db, store.storeId, window, threshold);
-  if (ordered.size === 0) return [];
+  if (ordered.size === 0) return { lines: [], count: 0, ownCount: 0 };
   const titles = testTitles(db, store.storeId, ordered.keys());
   const ownEdit = ownEditsOf(db, store.storeId, since);
-  const lines: ChangeLine[] = [];
+  const all: Line[] = [];
+  const others: Line[] = [];
+  const own: Line[] = [];
   for (const [testId, fields] of ordered) {
     const testTitle = titles.get(testId) ?? testId;
     for (const [field, net] of fields) {
       // A change undone before the review (active → paused → active) is no change.
       if (net.from === net.to && field !== 'added') continue;
       const kind = kindOf(field, net);
-      const own = kind === 'field' ? ownEdit(testId, field, net.to) : null;
-      lines.push({
+      const line: Line = {
         ...store,
         testId,
         testTitle,
@@ -99,12 +121,26 @@ function storeChanges(
         from: net.from,
         to: net.to,
         at: net.at,
-        summary: own ? ownSummary(own, field, net) : summaryOf(kind, field, net),
-        own,
-      });
+        own: kind === 'field' ? ownEdit(testId, field, net.to) : null,
+      };
+      all.push(line);
+      (line.own === null ? others : own).push(line);
     }
   }
-  return lines;
+  const kept =
+    limit === null || (others.length <= limit && own.length <= limit)
+      ? all
+      : [...newest(others, limit), ...newest(own, limit)];
+  return {
+    // The keys in the contract's order: the CLI's --json prints the lines as they come.
+    lines: kept.map(({ own, ...line }) => ({
+      ...line,
+      summary: own ? ownSummary(own, line.field, line) : summaryOf(line.kind, line.field, line),
+      own,
+    })),
+    count: others.length,
+    ownCount: own.length,
+  };
 }
 
 /**

@@ -490,8 +490,7 @@ export type DecisionDbRow = {
 
 /**
  * What the Decisions view draws of a row (contract DecisionLine): the long basis text is left in the
- * cache, and so are the words (the line's chip says the call, its date the days). Every column is in
- * the covering index `tests_decision_lines` (cache migration 16).
+ * cache. Every column is in the covering index `tests_decision_lines` (cache migration 16).
  */
 export type DecisionLineDbRow = Pick<
   DecisionDbRow,
@@ -500,6 +499,7 @@ export type DecisionLineDbRow = Pick<
   | 'testId'
   | 'title'
   | 'call'
+  | 'words'
   | 'reason'
   | 'daysToDecision'
   | 'decisionDate'
@@ -507,7 +507,7 @@ export type DecisionLineDbRow = Pick<
 >;
 
 const LINE_COLUMNS = `t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.title,
-  t.decision AS call, t.decision_reason AS reason,
+  t.decision AS call, t.decision_words AS words, t.decision_reason AS reason,
   t.days_to_decision AS daysToDecision, t.decision_date AS decisionDate, t.goal_lift AS goalLift`;
 
 // In the contract's order: the CLI's `--json` prints the rows as they come.

@@ -10,7 +10,8 @@ import type { Migration } from './migration';
  */
 const SQL = `
 CREATE INDEX tests_decision_lines ON tests
-  (store_id, decision, id, title, decision_reason, days_to_decision, decision_date, goal_lift)
+  (store_id, decision, id, title, decision_words, decision_reason, days_to_decision, decision_date,
+   goal_lift)
   WHERE decision IS NOT NULL AND removed = 0;
 `;
 

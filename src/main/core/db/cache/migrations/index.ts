@@ -20,6 +20,7 @@ import { migration013 } from './013-decisions';
 import { migration014 } from './014-decision-basis';
 import { migration015 } from './015-decision-facts';
 import { migration016 } from './016-decision-lines-index';
+import { migration017 } from './017-test-titles-index';
 
 export type { Migration } from './migration';
 
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
