@@ -132,14 +132,27 @@ function storeChanges(
       ? all
       : [...newest(others, limit), ...newest(own, limit)];
   return {
-    // The keys in the contract's order: the CLI's --json prints the lines as they come.
-    lines: kept.map(({ own, ...line }) => ({
-      ...line,
-      summary: own ? ownSummary(own, line.field, line) : summaryOf(line.kind, line.field, line),
-      own,
-    })),
+    lines: kept.map(withSummary),
     count: others.length,
     ownCount: own.length,
+  };
+}
+
+/** The line with its sentence, its keys in the contract's order (the CLI's --json prints them so). */
+function withSummary(line: Line): ChangeLine {
+  const { own, field, kind } = line;
+  return {
+    storeId: line.storeId,
+    storeName: line.storeName,
+    testId: line.testId,
+    testTitle: line.testTitle,
+    kind,
+    field,
+    from: line.from,
+    to: line.to,
+    at: line.at,
+    summary: own ? ownSummary(own, field, line) : summaryOf(kind, field, line),
+    own,
   };
 }
 
