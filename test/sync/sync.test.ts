@@ -60,7 +60,9 @@ afterEach(async () => {
 describe('a full sync', () => {
   it("keeps the request rate it learnt from the store's 429s for the next run, across a restart", async () => {
     const store = await addStore();
-    sim.setRate({ capacity: 4, refillPerSecond: 40 });
+    // A burst of two: the sync sends up to four requests at once, so it earns a 429 however slow this
+    // machine is (a burst of four needed the client to go over 40 a second).
+    sim.setRate({ capacity: 2, refillPerSecond: 40 });
     await syncStore(core, store.id);
     expect(sim.stats().rateLimited).toBeGreaterThan(0);
     await core.close();
@@ -182,7 +184,9 @@ describe('a full sync', () => {
 describe('a sync under faults', () => {
   it('rides out 429 storms, 5xx, resets and bad bodies, and sets a broken record aside', async () => {
     const store = await addStore();
-    sim.setRate({ capacity: 4, refillPerSecond: 40 });
+    // A burst of two: the sync sends up to four requests at once, so it earns a 429 however slow this
+    // machine is (a burst of four needed the client to go over 40 a second).
+    sim.setRate({ capacity: 2, refillPerSecond: 40 });
     sim.setFaults({
       errorRate: 0.05,
       resetRate: 0.03,
