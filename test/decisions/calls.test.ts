@@ -12,7 +12,7 @@ import {
 } from '#shared/domain/decisions/index';
 import type { Core } from '#core/types';
 import { ProblemError } from '#shared/problem';
-import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
+import { addSimulatorStores, allTestRows, startCore, tempDir } from '../support/core';
 import { asStored, nextEvent, testsWithResults } from './support';
 
 const data = tempDir('splitbook-decisions-');
@@ -31,17 +31,9 @@ let nordic = '';
 beforeAll(async () => {
   served = await serveSimulator(simulator);
   core = await startCore(data.path, { clock: () => simulator.now() });
-  for (const store of simulator.stores) {
-    const { id } = await core.services.stores.add({
-      name: store.name,
-      baseUrl: served.url,
-      apiKey: store.apiKey,
-      sessionOnly: true,
-    });
-    if (store.name === 'Acme') acme = id;
-    else nordic = id;
-    expect((await syncStore(core, id)).outcome).toBe('ok');
-  }
+  const ids = await addSimulatorStores(core, simulator, served.url);
+  acme = ids['Acme'] ?? '';
+  nordic = ids['Nordic'] ?? '';
 }, 60_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '#simulato
 import { DecisionLine, type DecisionList, type DecisionRow } from '#shared/contract/index';
 import type { Core } from '#core/types';
 import { CALL_ORDER, needsCall } from '#core/db/cache/decisions';
-import { startCore, syncStore, tempDir } from '../support/core';
+import { addSimulatorStores, startCore, tempDir } from '../support/core';
 
 const data = tempDir('splitbook-decision-lines-');
 const simulator = createSimulator({
@@ -22,15 +22,7 @@ let core: Core;
 beforeAll(async () => {
   served = await serveSimulator(simulator);
   core = await startCore(data.path, { clock: () => simulator.now() });
-  for (const store of simulator.stores) {
-    const { id } = await core.services.stores.add({
-      name: store.name,
-      baseUrl: served.url,
-      apiKey: store.apiKey,
-      sessionOnly: true,
-    });
-    expect((await syncStore(core, id)).outcome).toBe('ok');
-  }
+  await addSimulatorStores(core, simulator, served.url);
 }, 120_000);
 
 afterAll(async () => {

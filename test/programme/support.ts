@@ -15,7 +15,7 @@ import {
   type Simulator,
 } from '#simulator/index';
 import type { Core } from '#core/types';
-import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
+import { addSimulatorStores, allTestRows, startCore, tempDir } from '../support/core';
 
 export type SyncedProgramme = {
   simulator: Simulator;
@@ -46,19 +46,7 @@ export async function syncedProgramme(
     clock: () => simulator.now(),
     ...(options.pushOnEdit === undefined ? {} : { pushOnEdit: options.pushOnEdit }),
   });
-  const ids: Record<string, string> = {};
-  for (const store of simulator.stores) {
-    ids[store.name] = (
-      await core.services.stores.add({
-        name: store.name,
-        baseUrl: served.url,
-        apiKey: store.apiKey,
-        sessionOnly: false,
-      })
-    ).id;
-    const report = await syncStore(core, ids[store.name] ?? '');
-    if (report.outcome !== 'ok') throw new Error(`${store.name} synced ${report.outcome}`);
-  }
+  const ids = await addSimulatorStores(core, simulator, served.url, { sessionOnly: false });
   const synced: SyncedProgramme = {
     simulator,
     served,

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { TestListInput } from '#shared/contract/index';
 import { createCore, type CoreDeps } from '#core/create-core';
 import { sourceSyncThread } from '#core/sync/thread/source';
+import { syncAndWait } from '#core/sync/wait';
 import type { Core } from '#core/types';
+import type { Simulator } from '#simulator/index';
 import {
   createKeychainSecretStore,
   createMemorySecretStore,
@@ -46,6 +48,31 @@ export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = 
 }
 
 export { nextSyncReport, syncAndWait as syncStore } from '#core/sync/wait';
+
+/**
+ * Adds every store of a simulator served at `url` to the core and syncs each in turn; their ids by
+ * store name. A sync that does not end ok throws, with the store's name.
+ */
+export async function addSimulatorStores(
+  core: Core,
+  simulator: Simulator,
+  url: string,
+  { sessionOnly = true }: { sessionOnly?: boolean } = {},
+): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const store of simulator.stores) {
+    const { id } = await core.services.stores.add({
+      name: store.name,
+      baseUrl: url,
+      apiKey: store.apiKey,
+      sessionOnly,
+    });
+    ids[store.name] = id;
+    const report = await syncAndWait(core, id);
+    if (report.outcome !== 'ok') throw new Error(`${store.name} synced ${report.outcome}`);
+  }
+  return ids;
+}
 
 /** Every row of the test list for a store, walking the keyset pages. */
 export async function allTestRows(core: Core, storeId: string | null, includeRemoved = false) {
