@@ -9,7 +9,7 @@ import {
   schemaVersion,
   type Migration,
 } from '#core/db/cache/migrations/index';
-import { openDatabase } from '#core/db/open';
+import { openDatabase, WAL_CHECKPOINT_PAGES } from '#core/db/open';
 import { getResults, listTests } from '#core/db/cache/reads';
 import { PROBLEM_TYPES, ProblemError } from '#shared/problem';
 import { TestListInput } from '#shared/contract/index';
@@ -47,6 +47,9 @@ describe('openDatabase', () => {
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
       expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+      // Checkpoints every 40 MB of log, not every 4 MB (the sync's writes, open.ts).
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_CHECKPOINT_PAGES);
+      expect(db.pragma('journal_size_limit', { simple: true })).toBe(64 * 1024 * 1024);
       expect(schemaVersion(db)).toBe(LATEST);
     } finally {
       db.close();
