@@ -8,6 +8,7 @@ import { readSettings } from '../../db/user/settings';
 import { resultsCandidates, upsertResults, type ResultsCandidate } from '../../db/cache/results';
 import type { Db } from '../../db/types';
 import { isRunFatal } from '../outcome';
+import { writeQueueOf } from './batched-writes';
 import { keepAside, type PhaseContext } from './context';
 
 /** Result requests in flight at once per store; the store's limiter still has the last word. */
@@ -75,13 +76,6 @@ function setAsideKindOf(error: unknown): 'transient' | 'refused' | 'invalid' {
   return 'refused';
 }
 
-/**
- * Results waiting to be written at most: fetched results are written together, in one transaction
- * per batch, as soon as the thread is free (setImmediate) or this many wait. One commit per result
- * (and one more rewrite of the pages results share) was about a sixth of a 20-store sync's time.
- */
-export const RESULTS_WRITE_BATCH = 32;
-
 export async function pullResults(
   ctx: PhaseContext,
   concurrency = RESULTS_CONCURRENCY,
@@ -96,48 +90,30 @@ export async function pullResults(
   let fatal: unknown = null;
   progress.report('results', 0, due.length);
 
-  type Fetched = { test: TestNeedingResults; results: TestResults; fetchedAt: string };
-  let waiting: Fetched[] = [];
-  let scheduled: NodeJS.Immediate | null = null;
-  let writeFailed = false;
+  // Fetched results are written with every other run's on this connection (batched-writes.ts). A
+  // write that fails ends the run, as it always did; what was fetched before it is kept.
+  const writes = writeQueueOf(db);
 
-  /**
-   * Writes the waiting results in one transaction (also after a request ended the run: what was
-   * fetched is kept); an error there ends the run, as it always did.
-   */
-  function write(): void {
-    if (scheduled !== null) clearImmediate(scheduled);
-    scheduled = null;
-    const batch = waiting;
-    waiting = [];
-    if (batch.length === 0 || writeFailed) return;
-    try {
-      db.transaction(() => {
-        for (const { test, results, fetchedAt } of batch) {
-          upsertResults(db, {
-            storeId,
-            testId: test.id,
-            results,
-            fetchedAt,
-            testUpdatedAt: test.updatedAt,
-            testStatus: test.status,
-          });
-        }
-      })();
-    } catch (error) {
-      writeFailed = true;
-      fatal ??= error;
-      return;
-    }
-    counters.resultsFetched += batch.length;
-    done += batch.length;
-    progress.report('results', done, due.length);
-  }
-
-  function fetched(item: Fetched): void {
-    waiting.push(item);
-    if (waiting.length >= RESULTS_WRITE_BATCH) write();
-    else scheduled ??= setImmediate(write);
+  function fetched(test: TestNeedingResults, results: TestResults, fetchedAt: string): void {
+    writes.add({
+      write: () =>
+        upsertResults(db, {
+          storeId,
+          testId: test.id,
+          results,
+          fetchedAt,
+          testUpdatedAt: test.updatedAt,
+          testStatus: test.status,
+        }),
+      written: () => {
+        counters.resultsFetched += 1;
+        done += 1;
+        progress.report('results', done, due.length);
+      },
+      failed: (error) => {
+        fatal ??= error;
+      },
+    });
   }
 
   async function worker(): Promise<void> {
@@ -147,7 +123,7 @@ export async function pullResults(
       try {
         counters.requests += 1;
         const results = await client.getResults(test.id, { signal });
-        fetched({ test, results, fetchedAt: ctx.now() });
+        fetched(test, results, ctx.now());
         continue;
       } catch (error) {
         if (isRunFatal(error)) {
@@ -185,7 +161,7 @@ export async function pullResults(
   }
 
   await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
-  write();
+  writes.flush();
   if (fatal !== null) throw fatal;
   markResourceSynced(db, storeId, 'results', ctx.now());
 }
