@@ -20,8 +20,14 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
+/** What version 17 of the cache was: migration 18 undone (the review memory's parts of results). */
+const UNDO_18 = `
+ALTER TABLE results DROP COLUMN review_parts;
+PRAGMA user_version = 17;
+`;
+
 /** What version 16 of the cache was: migration 17 undone (the titles' covering index). */
-const UNDO_17 = `
+const UNDO_17 = `${UNDO_18}
 DROP INDEX tests_titles;
 PRAGMA user_version = 16;
 `;

@@ -24,8 +24,8 @@ const INSERT_RESULTS = `
   INSERT INTO results (
     store_id, test_id, status, total_visitors, control_split, variant_split, winner, lift, change_revenue,
     control_probability_win, variant_probability_win, tier, leading_variant, probability_to_win,
-    not_yet_stable, tier_reached_at, fetched_at, test_updated_at, test_status
-  ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    not_yet_stable, tier_reached_at, fetched_at, test_updated_at, test_status, review_parts
+  ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES (?, ?, ?)`;
 /** The results' figures the list sorts and filters by, copied to the test's row with its alerts (one row write). */
 const COPY_RESULTS_TO_TEST = `
@@ -103,6 +103,19 @@ function writeDerived(
   writeRateFits(db, storeId, testId, results);
 }
 
+/**
+ * What the review memory compares of results (review/snapshots.ts readParts), as JSON: the visitors of
+ * each side and the tier of each goal, in the shape SQL once extracted from the raw record
+ * (json_extract of '$.control.visitors', '$.variant.visitors', '$.lifecycleByGoal'), each goal's
+ * lifecycle cut to its tier.
+ */
+export function reviewParts(results: TestResults): string {
+  const tiers: Record<string, { tier: string }> = {};
+  for (const [goal, lifecycle] of Object.entries(results.lifecycleByGoal))
+    tiers[goal] = { tier: lifecycle.tier };
+  return JSON.stringify([results.control.visitors, results.variant.visitors, tiers]);
+}
+
 /** Replaces a test's cached results (deleting cascades to the old raw JSON: nothing of them lingers). */
 export function upsertResults(db: Db, write: ResultsWrite): void {
   const { storeId, testId, results } = write;
@@ -129,6 +142,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
       write.fetchedAt,
       write.testUpdatedAt,
       write.testStatus,
+      reviewParts(results),
     );
     statement(db, INSERT_RESULTS_RAW).run(storeId, testId, packJson(results));
     writeDerived(db, storeId, testId, results, write.fetchedAt);

@@ -27,13 +27,18 @@ export type TrackedRow = {
   probabilityToWin: number | null;
   lift: number | null;
   resultsFetchedAt: string | null;
-  /** JSON array [control visitors, variant visitors, lifecycleByGoal] when the results changed since the state. */
+  /**
+   * JSON array [control visitors, variant visitors, {goal: {tier}}] when the results changed since the
+   * state: kept with the results (db/cache/results.ts reviewParts), or, for results cached before
+   * cache migration 18, extracted from the raw record.
+   */
   resultsParts: string | null;
   state: string | null;
   stateResultsFetchedAt: string | null;
 };
 
-// json_extract with several paths parses the raw results once, and only for results fetched since the state.
+// Only for results fetched since the state: their kept parts, or (cached before migration 18) the raw
+// record's, which json_extract with several paths parses once.
 const TRACKED = `
   SELECT t.id, t.status, t.stage, t.title, t.hypothesis, t.priority, t.surface_area AS surfaceArea,
          t.impact, t.effort, t.implemented, t.tag_names AS tagNames, t.campaign_name AS campaignName,
@@ -41,7 +46,8 @@ const TRACKED = `
          r.tier, r.leading_variant AS leader, r.variant_probability_win AS probabilityToWin, r.lift,
          r.fetched_at AS resultsFetchedAt,
          CASE WHEN r.fetched_at IS NOT s.results_fetched_at
-              THEN json_extract(unpack_json(rr.raw_packed), '$.control.visitors', '$.variant.visitors', '$.lifecycleByGoal')
+              THEN coalesce(r.review_parts,
+                            json_extract(unpack_json(rr.raw_packed), '$.control.visitors', '$.variant.visitors', '$.lifecycleByGoal'))
          END AS resultsParts,
          s.state, s.results_fetched_at AS stateResultsFetchedAt
   FROM tests t

@@ -21,6 +21,7 @@ import { migration014 } from './014-decision-basis';
 import { migration015 } from './015-decision-facts';
 import { migration016 } from './016-decision-lines-index';
 import { migration017 } from './017-test-titles-index';
+import { migration018 } from './018-review-parts';
 
 export type { Migration } from './migration';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
