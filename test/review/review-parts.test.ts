@@ -49,7 +49,9 @@ function compared(json: string | null): unknown {
 /** Each test's parts as the sync reads them for a state older than its results. */
 function partsById(): Map<string, unknown> {
   // A state older than every result: the parts are read for every test that has results.
-  db.prepare(`UPDATE user.test_state SET results_fetched_at = NULL WHERE store_id = ?`).run(storeId);
+  db.prepare(`UPDATE user.test_state SET results_fetched_at = NULL WHERE store_id = ?`).run(
+    storeId,
+  );
   return new Map(
     trackedTests(db, storeId)
       .filter((row) => row.resultsFetchedAt !== null)

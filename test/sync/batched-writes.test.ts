@@ -3,11 +3,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  WRITES_PER_COMMIT,
-  writeQueueOf,
-  type QueuedWrite,
-} from '#core/sync/pull/batched-writes';
+import { WRITES_PER_COMMIT, writeQueueOf, type QueuedWrite } from '#core/sync/pull/batched-writes';
 import type { Db } from '#core/db/types';
 import { tempDir } from '../db/fixtures';
 
@@ -29,11 +25,13 @@ function open(): Db {
   return db;
 }
 
-/** Counts the commits on the connection: SQLite's data_version does not move for its own, so a hook table does. */
+/**
+ * Counts the commits on the connection: better-sqlite3 has no commit hook, so each outermost
+ * transaction (where a commit happens) is counted by wrapping db.transaction.
+ */
 function commitsOf(db: Db): () => number {
   let commits = 0;
   const transaction = db.transaction.bind(db);
-  // better-sqlite3 has no commit hook; the outermost transaction is where a commit happens.
   db.transaction = ((fn: (...args: never[]) => unknown) => {
     const wrapped = transaction(fn);
     const outer = ((...args: never[]) => {
@@ -69,7 +67,7 @@ describe('the write queue of a connection', () => {
     expect(writeQueueOf(db)).toBe(writeQueueOf(db));
   });
 
-  it("commits what several runs queued in one turn as one transaction, then tells each run", async () => {
+  it('commits what several runs queued in one turn as one transaction, then tells each run', async () => {
     const db = open();
     const commits = commitsOf(db);
     const a: Outcome = { written: 0, failed: [] };

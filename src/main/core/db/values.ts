@@ -22,16 +22,19 @@ export function toFlag(value: boolean | null): 0 | 1 | null {
 }
 
 /**
- * A large record (a test's results, mostly its daily series) as Brotli-compressed JSON: about 4.5×
- * smaller than the text. The sync writes one a results request and is CPU-bound at twenty stores, so
- * the quality is 1: measured on the simulator's 198 results records (32.6 kB of text each), 0.16 ms
- * a record for 21.9% of the text (7.1 kB), where quality 2 took 0.33 ms for 19.3% (6.3 kB). Both
- * fill a row and one overflow page of 4 kB, so the smaller output saved no writes. Reading back costs
- * about 0.1 ms whatever the quality (a file written at another quality reads the same).
+ * Brotli's quality for packJson (0–11). The sync packs one record a results request and is CPU-bound
+ * at twenty stores, so it is 1: measured on the simulator's 198 results records (32.6 kB of text
+ * each), 0.16 ms a record for 21.9% of the text (7.1 kB), where quality 2 took 0.33 ms for 19.3%
+ * (6.3 kB). Both fill a row and one overflow page of 4 kB, so the smaller output saved no writes.
+ * Reading back costs about 0.1 ms whatever the quality (a file written at another quality reads the
+ * same).
  */
-/** Brotli's quality for packJson (0–11). */
 export const PACK_QUALITY = 1;
 
+/**
+ * A large record (a test's results, mostly its daily series) as Brotli-compressed JSON, about 4.5×
+ * smaller than the text.
+ */
 export function packJson(value: unknown): Buffer {
   return brotliCompressSync(toJson(value), {
     params: { [zlibConstants.BROTLI_PARAM_QUALITY]: PACK_QUALITY },

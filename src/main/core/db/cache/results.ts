@@ -109,7 +109,7 @@ function writeDerived(
  * (json_extract of '$.control.visitors', '$.variant.visitors', '$.lifecycleByGoal'), each goal's
  * lifecycle cut to its tier.
  */
-export function reviewParts(results: TestResults): string {
+function reviewParts(results: TestResults): string {
   const tiers: Record<string, { tier: string }> = {};
   for (const [goal, lifecycle] of Object.entries(results.lifecycleByGoal))
     tiers[goal] = { tier: lifecycle.tier };
