@@ -4,7 +4,8 @@
 // the floor: a naive serial client per store, all at once too. For each store, the requests answered
 // (not 429) over what its bucket allowed in its run (R·T plus the burst it held at the start).
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createCore } from '#core/create-core';
@@ -29,8 +30,22 @@ type MockStores = {
   answered: number[];
   throttled: number[];
   reset(): void;
+  /** The simulator process's CPU time so far in seconds (Linux's /proc); null where it cannot be read. */
+  cpuSeconds(): number | null;
   stop(): Promise<void>;
 };
+
+/** A Linux process's user + system CPU seconds from /proc/<pid>/stat (clock ticks of 1/100 s). */
+function procCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
 
 async function startMockStores(): Promise<MockStores> {
   const child = spawn(
@@ -71,6 +86,7 @@ async function startMockStores(): Promise<MockStores> {
       answered.fill(0);
       throttled.fill(0);
     },
+    cpuSeconds: () => procCpuSeconds(child.pid),
     stop: () =>
       new Promise<void>((done) => (child.once('exit', () => done()), child.kill('SIGTERM'))),
   };
@@ -156,6 +172,8 @@ export async function benchSyncStores(): Promise<void> {
         await refill();
         mock.reset();
         const cpu = process.cpuUsage();
+        const mainCpu = process.threadCpuUsage();
+        const simulatorCpu = mock.cpuSeconds();
         const started = performance.now();
         const runs = await Promise.all(
           ids.map((id) =>
@@ -167,6 +185,10 @@ export async function benchSyncStores(): Promise<void> {
         );
         const wall = (performance.now() - started) / 1000;
         const used = process.cpuUsage(cpu);
+        const usedByMain = process.threadCpuUsage(mainCpu);
+        const simulatorNow = mock.cpuSeconds();
+        const simulatorSeconds =
+          simulatorCpu === null || simulatorNow === null ? null : simulatorNow - simulatorCpu;
         await new Promise((done) => setTimeout(done, 200));
         const ours = runs.map((run, i) => ofAllowed(mock.answered[i] ?? 0, run.seconds));
         const answered = mock.answered.reduce((a, b) => a + b, 0);
@@ -175,6 +197,10 @@ export async function benchSyncStores(): Promise<void> {
         for (const { report } of runs)
           outcomes.set(report.outcome, (outcomes.get(report.outcome) ?? 0) + 1);
         const cpuSeconds = (used.user + used.system) / 1e6;
+        // The rest of the process is the sync thread (with V8's helper threads): one thread, so at 100%
+        // of one core its pace, not the keys', sets the rate.
+        const threadSeconds = cpuSeconds - (usedByMain.user + usedByMain.system) / 1e6;
+        const requests = answered + throttled;
         printFigures(
           `Sync of ${STORES} stores × ${TESTS} tests at once, ${RATE} requests/s per key, answers delayed ${LATENCY} ms (simulator in its own process, real HTTP; Splitbook on its sync thread), beside a naive serial client per store`,
           [
@@ -198,6 +224,17 @@ export async function benchSyncStores(): Promise<void> {
             {
               name: 'CPU of this process (core + sync thread)',
               value: `${fmt(cpuSeconds)} s, ${fmt((100 * cpuSeconds) / wall, 0)}% of one core`,
+            },
+            {
+              name: 'of which the sync thread (the process less its main thread)',
+              value: `${fmt(threadSeconds)} s, ${fmt((100 * threadSeconds) / wall, 0)}% of one core: ${fmt((1000 * threadSeconds) / Math.max(1, requests), 1)} ms a request`,
+            },
+            {
+              name: `CPU of the simulator's process (machine: ${availableParallelism()} cores)`,
+              value:
+                simulatorSeconds === null
+                  ? 'not measured (no /proc)'
+                  : `${fmt(simulatorSeconds)} s, ${fmt((100 * simulatorSeconds) / wall, 0)}% of one core`,
             },
             {
               name: 'naive clients: wall time (last store done)',
