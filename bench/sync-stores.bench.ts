@@ -47,6 +47,14 @@ function procCpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * This thread's CPU time (Node 22.19 and later: engines.node allows older 22s, where the sync thread's
+ * share is not told apart).
+ */
+function mainThreadCpu(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage | null {
+  return typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage(previous) : null;
+}
+
 async function startMockStores(): Promise<MockStores> {
   const child = spawn(
     process.execPath,
@@ -172,7 +180,7 @@ export async function benchSyncStores(): Promise<void> {
         await refill();
         mock.reset();
         const cpu = process.cpuUsage();
-        const mainCpu = process.threadCpuUsage();
+        const mainCpu = mainThreadCpu();
         const simulatorCpu = mock.cpuSeconds();
         const started = performance.now();
         const runs = await Promise.all(
@@ -185,7 +193,7 @@ export async function benchSyncStores(): Promise<void> {
         );
         const wall = (performance.now() - started) / 1000;
         const used = process.cpuUsage(cpu);
-        const usedByMain = process.threadCpuUsage(mainCpu);
+        const usedByMain = mainCpu === null ? null : mainThreadCpu(mainCpu);
         const simulatorNow = mock.cpuSeconds();
         const simulatorSeconds =
           simulatorCpu === null || simulatorNow === null ? null : simulatorNow - simulatorCpu;
@@ -199,7 +207,8 @@ export async function benchSyncStores(): Promise<void> {
         const cpuSeconds = (used.user + used.system) / 1e6;
         // The rest of the process is the sync thread (with V8's helper threads): one thread, so at 100%
         // of one core its pace, not the keys', sets the rate.
-        const threadSeconds = cpuSeconds - (usedByMain.user + usedByMain.system) / 1e6;
+        const threadSeconds =
+          usedByMain === null ? null : cpuSeconds - (usedByMain.user + usedByMain.system) / 1e6;
         const requests = answered + throttled;
         printFigures(
           `Sync of ${STORES} stores × ${TESTS} tests at once, ${RATE} requests/s per key, answers delayed ${LATENCY} ms (simulator in its own process, real HTTP; Splitbook on its sync thread), beside a naive serial client per store`,
@@ -226,8 +235,11 @@ export async function benchSyncStores(): Promise<void> {
               value: `${fmt(cpuSeconds)} s, ${fmt((100 * cpuSeconds) / wall, 0)}% of one core`,
             },
             {
-              name: 'of which the sync thread (the process less its main thread)',
-              value: `${fmt(threadSeconds)} s, ${fmt((100 * threadSeconds) / wall, 0)}% of one core: ${fmt((1000 * threadSeconds) / Math.max(1, requests), 1)} ms a request`,
+              name: "of which off the main thread (the sync thread and V8's helpers)",
+              value:
+                threadSeconds === null
+                  ? 'not measured (this Node has no process.threadCpuUsage)'
+                  : `${fmt(threadSeconds)} s, ${fmt((100 * threadSeconds) / wall, 0)}% of one core: ${fmt((1000 * threadSeconds) / Math.max(1, requests), 1)} ms a request`,
             },
             {
               name: `CPU of the simulator's process (machine: ${availableParallelism()} cores)`,
