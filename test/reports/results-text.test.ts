@@ -9,12 +9,14 @@ import {
   VARIANT_AT,
   dailyMatches,
   matchedHead,
+  packedResultsHead,
   resultsHead,
   type ResultsHead,
 } from '#core/reports/results-text';
 import { TestResults } from '#shared/api/index';
 import { createSimulator } from '#simulator/index';
 import { isLaunched } from '#shared/domain/lifecycle';
+import { packJson } from '#core/db/values';
 import { stats } from '../db/fixtures';
 
 /** Records as the cache writes them: the validated record, JSON.stringify'd (db/values.ts packJson). */
@@ -62,6 +64,18 @@ describe('results head', () => {
     };
     const text = JSON.stringify(odd);
     expect(matchedHead(text)).toEqual(parsedHead(text));
+  });
+
+  it('reads the same totals from a packed record, unpacking only the text before the daily series', () => {
+    for (const text of texts) {
+      const record = JSON.parse(text) as TestResults;
+      expect(packedResultsHead(packJson(record))).toEqual(resultsHead(text));
+    }
+    // A metric called "daily" among liftByMetric's keys ends the prefix early: not read (null), so the
+    // caller reads the whole record, which resultsHead still reads by position.
+    const early = { ...sample, liftByMetric: { cvr: { value: 1 }, daily: { value: 2 } } };
+    expect(packedResultsHead(packJson(early))).toBeNull();
+    expect(resultsHead(JSON.stringify(early))).toEqual(parsedHead(JSON.stringify(early)));
   });
 
   it('never reads another layout by position, and parses it instead when it can be cut', () => {

@@ -9,6 +9,7 @@
 // the general way, with JSON.parse.
 import { SEGMENTS, SIDE_METRICS, type SideStatistics, TestResults } from '#shared/api/results';
 import { dayNumberOf } from '#shared/domain/statistics/daily';
+import { unpackJsonUntil } from '../db/values';
 import type { RevenueDay, RevenueSide } from '#shared/domain/statistics/revenue';
 
 /** What the reports read of a side's totals: counts for the binary analysis, rates for the goal. */
@@ -82,6 +83,18 @@ function headSide(match: RegExpExecArray, from: number): HeadSide {
  */
 export function resultsHead(text: string): ResultsHead | null {
   return matchedHead(text) ?? parsedHead(text);
+}
+
+/**
+ * resultsHead of a packed record (db/values.ts packJson), decompressing only its text up to `daily`:
+ * the tests report reads the totals of most tests, and their daily series are most of the record.
+ * The prefix ends at the record's first `,"daily":`; where that one is not the record's own (a metric
+ * called "daily" among liftByMetric's keys), its head does not parse. Null then, as when resultsHead
+ * of the whole is null: the caller reads the record whole.
+ */
+export function packedResultsHead(packed: Uint8Array): ResultsHead | null {
+  const start = unpackJsonUntil(packed, DAILY_KEY);
+  return start === null ? null : resultsHead(start);
 }
 
 /** The totals before `daily` where the record is written as the schema writes it, else null. */

@@ -16,7 +16,7 @@ import { noteKey, notesFor } from '../db/user/notes';
 import { statement } from '../db/statements';
 import { unpackJson } from '../db/values';
 import type { CsvValue } from './csv';
-import { resultsHead, revenueDays, type ResultsHead } from './results-text';
+import { packedResultsHead, resultsHead, revenueDays, type ResultsHead } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 import { fraction, oneLine, parseJson, tagsCell, utc } from './values';
@@ -438,7 +438,8 @@ function keptGoalFigures(
  */
 function keptStatistics(
   row: CachedTestRow,
-  resultsText: string,
+  packed: Uint8Array,
+  resultsText: () => string,
   now: number,
 ): { results: ResultsHead; statistics: StatisticsCells } | null {
   if (!keptAlertsHold(row, now)) return null;
@@ -451,11 +452,12 @@ function keptStatistics(
   let pWin: number | null = null;
   if (rate === 'rpv' || rate === 'aov') {
     // The revenue interval is made from the days: read from the text, else the record parsed whole.
-    const head = resultsHead(resultsText);
-    let days = head === null ? null : revenueDays(resultsText, head);
+    const text = resultsText();
+    const head = resultsHead(text);
+    let days = head === null ? null : revenueDays(text, head);
     results = head;
     if (days === null || results === null) {
-      const whole = parseJson(resultsText) as TestResults | null;
+      const whole = parseJson(text) as TestResults | null;
       if (typeof whole !== 'object' || whole === null) return null;
       days = dailySeries(whole.daily).days;
       results = whole;
@@ -464,7 +466,8 @@ function keptStatistics(
     low = revenue?.liftCiLow ?? null;
     high = revenue?.liftCiHigh ?? null;
   } else {
-    results = resultsHead(resultsText) ?? (parseJson(resultsText) as TestResults | null);
+    // The totals alone: only the text before the daily series is decompressed.
+    results = packedResultsHead(packed) ?? (parseJson(resultsText()) as TestResults | null);
     if (typeof results !== 'object' || results === null) return null;
     if (rate !== null) {
       const figures = keptGoalFigures(row, rate);
@@ -532,15 +535,18 @@ function cachedRow(ctx: ReportContext, row: CachedTestRow): CsvValue[] | null {
       now,
     );
   }
-  const text = unpackJson(row.resultsPacked);
+  const packed = row.resultsPacked;
+  let text: string | null = null;
+  // The whole record's text, unpacked when something needs more than its totals.
+  const resultsText = () => (text ??= unpackJson(packed));
   let kept: ReturnType<typeof keptStatistics>;
   try {
-    kept = keptStatistics(row, text, now);
+    kept = keptStatistics(row, packed, resultsText, now);
   } catch {
     // A record the reads above cannot take is analysed as it always was, failures included.
     kept = null;
   }
-  if (kept === null) return analysedRow(ctx, row, text);
+  if (kept === null) return analysedRow(ctx, row, resultsText());
   return rowCells(
     row.storeName,
     row.storeId,
