@@ -58,15 +58,16 @@ const PREFIX_BYTES = 2048;
  * its output); null when the record holds no `marker`.
  */
 export function unpackJsonUntil(packed: Uint8Array, marker: string): string | null {
-  for (let bytes = PREFIX_BYTES; bytes < packed.length; bytes *= 2) {
-    const start = brotliDecompressSync(packed.subarray(0, bytes), {
-      finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH,
-    }).toString('utf8');
+  for (let bytes = PREFIX_BYTES; ; bytes *= 2) {
+    const whole = bytes >= packed.length;
+    const start = whole
+      ? unpackJson(packed)
+      : brotliDecompressSync(packed.subarray(0, bytes), {
+          finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH,
+        }).toString('utf8');
     // Only text before the marker is returned: a character cut at the prefix's end lies beyond it.
     const at = start.indexOf(marker);
     if (at >= 0) return start.slice(0, at + marker.length);
+    if (whole) return null;
   }
-  const whole = unpackJson(packed);
-  const at = whole.indexOf(marker);
-  return at < 0 ? null : whole.slice(0, at + marker.length);
 }
