@@ -71,22 +71,21 @@ const WRITE_FACTS = `
   ON CONFLICT (store_id, test_id) DO UPDATE SET version = excluded.version, test_hash = excluded.test_hash,
     facts = excluded.facts, days = excluded.days`;
 
-/** Keeps a test's facts (null: it can have no call) beside its results, made from the record `testJson`. */
-export function writeFacts(
-  db: Db,
-  storeId: string,
-  testId: string,
-  testJson: string,
-  data: DecisionData | null,
-): void {
-  statement(db, WRITE_FACTS).run(
-    storeId,
-    testId,
-    FACTS_VERSION,
-    testHash(testJson),
-    data === null ? null : JSON.stringify(data.facts),
-    packDays(data?.days ?? []),
-  );
+/** A test's facts as results_facts keeps them: made from the record whose hash it holds; facts null when it can have no call. */
+export type FactsRow = { testHash: string; facts: string | null; days: Uint8Array };
+
+/** The row of a test's facts (null: it can have no call), made from the record `testJson`: no I/O. */
+export function factsRow(testJson: string, data: DecisionData | null): FactsRow {
+  return {
+    testHash: testHash(testJson),
+    facts: data === null ? null : JSON.stringify(data.facts),
+    days: packDays(data?.days ?? []),
+  };
+}
+
+/** Keeps a test's facts beside its results (factsRow). */
+export function writeFacts(db: Db, storeId: string, testId: string, row: FactsRow): void {
+  statement(db, WRITE_FACTS).run(storeId, testId, FACTS_VERSION, row.testHash, row.facts, row.days);
 }
 
 /** The columns of results_facts as the refresh reads them (NULLs when the test has none yet). */

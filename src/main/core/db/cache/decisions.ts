@@ -21,7 +21,7 @@ import {
   type SideFits,
 } from '#shared/domain/decisions/index';
 import { dailySeries } from '#shared/domain/statistics/daily';
-import { readFacts, writeFacts, type StoredFacts } from './decision-facts';
+import { factsRow, readFacts, writeFacts, type StoredFacts } from './decision-facts';
 import { schemaVersion } from './migrations';
 import { readSettingRow, writeSettingRow } from '../user/settings';
 import { statement } from '../statements';
@@ -250,8 +250,9 @@ export function rateFitsOf(results: TestResults): RateFits {
   return { control: sideFits(results.control), variant: sideFits(results.variant) };
 }
 
-export function writeRateFits(db: Db, storeId: string, testId: string, results: TestResults): void {
-  statement(db, SET_RATE_FITS).run(JSON.stringify(rateFitsOf(results)), storeId, testId);
+/** Keeps a result's rate fits (JSON of rateFitsOf) on its row. */
+export function writeRateFits(db: Db, storeId: string, testId: string, rateFits: string): void {
+  statement(db, SET_RATE_FITS).run(rateFits, storeId, testId);
 }
 
 /**
@@ -269,15 +270,27 @@ export function writeDecision(
   basis: DecisionBasis = storeBasis(db, target.storeId),
 ): Decision | null {
   const plan = readTestPlan(db, target.storeId, target.testId);
-  const data = test === null ? null : decisionFacts(test, results);
-  const decision = data === null ? null : decideFrom(data, decisionInput(basis, plan));
-  storeDecision(db, target.seq, decision, decisionKey(basis, plan), at);
+  const made = makeDecision(test, results, basis, plan);
+  storeDecision(db, target.seq, made.decision, made.key, at);
   if (test !== null && target.testJson !== undefined)
-    writeFacts(db, target.storeId, target.testId, target.testJson, data);
-  return decision;
+    writeFacts(db, target.storeId, target.testId, factsRow(target.testJson, made.data));
+  return made.decision;
 }
 
-function storeDecision(
+/** A test's call as writeDecision makes it, with its key and the facts it was made from: no I/O. */
+export function makeDecision(
+  test: Test | null,
+  results: TestResults,
+  basis: DecisionBasis,
+  plan: TestPlan | null,
+): { decision: Decision | null; key: string; data: DecisionData | null } {
+  const data = test === null ? null : decisionFacts(test, results);
+  const decision = data === null ? null : decideFrom(data, decisionInput(basis, plan));
+  return { decision, key: decisionKey(basis, plan), data };
+}
+
+/** Writes a call made by makeDecision on the test's row (seq), with its key and when it was made. */
+export function storeDecision(
   db: Db,
   seq: number,
   decision: Decision | null,
@@ -402,7 +415,7 @@ function factsOfRow(db: Db, storeId: string, row: StaleRow): DecisionData | null
   );
   if (results === null || test === null) return null;
   const data = decisionFacts(test, results);
-  writeFacts(db, storeId, row.testId, row.testJson, data);
+  writeFacts(db, storeId, row.testId, factsRow(row.testJson, data));
   return data;
 }
 

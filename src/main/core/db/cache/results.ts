@@ -1,8 +1,20 @@
 // Writes of results: one test's results replaced whole, with the figures the list sorts on, the
 // data-quality alerts and the decision on its goal copied to the test, and the rate readings they fit.
 import { Test, TestResults } from '#shared/api/index';
+import type { Decision } from '#shared/domain/decisions/index';
 import { testAlerts } from '#shared/domain/statistics/index';
-import { writeDecision, writeRateFits } from './decisions';
+import { factsRow, writeFacts, type FactsRow } from './decision-facts';
+import {
+  decisionKey,
+  makeDecision,
+  rateFitsOf,
+  readTestPlan,
+  storeBasis,
+  storeDecision,
+  writeRateFits,
+  type DecisionBasis,
+  type TestPlan,
+} from './decisions';
 import { clearSetAside } from './set-aside';
 import { statement } from '../statements';
 import type { Db } from '../types';
@@ -73,34 +85,110 @@ function alertsOfTest(test: Test, results: TestResults, at: string): StoredAlert
   return { alerts: JSON.stringify(codes), count: codes.length };
 }
 
+// ---------- a results write: prepared from the record, then written ----------
+
 /**
- * What the test's row keeps of its results: the figures the list sorts by, the alerts, and the call on
- * its goal made with the settings in effect for it (db/decisions.ts). The test's record is read once for both.
+ * What a results write needs besides the record: the test's own row (seq and raw JSON; null when the
+ * cache has none), the basis and plan of its call, and when the results were fetched (the clock of
+ * the alerts' missing-days rule and of the call). Read from the cache when the answer came.
  */
-function writeDerived(
+export type ResultsContext = {
+  test: { seq: number; json: string } | null;
+  basis: DecisionBasis;
+  plan: TestPlan | null;
+  at: string;
+};
+
+export function resultsContext(
   db: Db,
   storeId: string,
   testId: string,
-  results: TestResults,
   at: string,
-): void {
+): ResultsContext {
   const row = statement<{ seq: number; rawJson: string }>(db, SELECT_TEST_RAW).get(storeId, testId);
-  const test = row ? parseTest(row.rawJson) : null;
-  const stored = test ? alertsOfTest(test, results, at) : null;
-  statement(db, COPY_RESULTS_TO_TEST).run(
-    results.variantProbabilityWin,
-    results.lift,
-    results.totalVisitors,
-    results.lifecycle.tier,
-    results.lifecycle.leadingVariant,
-    stored?.alerts ?? null,
-    stored?.count ?? null,
-    storeId,
-    testId,
-  );
-  if (row)
-    writeDecision(db, { seq: row.seq, storeId, testId, testJson: row.rawJson }, test, results, at);
-  writeRateFits(db, storeId, testId, results);
+  return {
+    test: row ? { seq: row.seq, json: row.rawJson } : null,
+    basis: storeBasis(db, storeId),
+    plan: readTestPlan(db, storeId, testId),
+    at,
+  };
+}
+
+/** The results' figures as the results row keeps them; the list's are copied from them to the test's row. */
+type ResultsFigures = {
+  status: TestResults['status'];
+  totalVisitors: TestResults['totalVisitors'];
+  controlSplit: TestResults['controlSplit'];
+  variantSplit: TestResults['variantSplit'];
+  winner: TestResults['winner'];
+  lift: TestResults['lift'];
+  changeRevenue: TestResults['changeRevenue'];
+  controlProbabilityWin: TestResults['controlProbabilityWin'];
+  variantProbabilityWin: TestResults['variantProbabilityWin'];
+  tier: TestResults['lifecycle']['tier'];
+  leadingVariant: TestResults['lifecycle']['leadingVariant'];
+  probabilityToWin: TestResults['lifecycle']['probabilityToWin'];
+  notYetStable: 0 | 1 | null;
+  tierReachedAt: TestResults['lifecycle']['tierReachedAt'];
+};
+
+/**
+ * Everything a results write stores, made from the record and its context alone (prepareResults): plain
+ * data, so the sync makes it on its decoder thread (sync/decode) and only writes it on its own.
+ */
+export type PreparedResults = {
+  context: ResultsContext;
+  figures: ResultsFigures;
+  /** The record as results_raw keeps it (packJson). */
+  packed: Uint8Array;
+  reviewParts: string;
+  rateFits: string;
+  /** Null when the test's record cannot be read (the list then shows none rather than guess). */
+  alerts: StoredAlerts | null;
+  /** The call and its key; null when the cache has no row for the test. */
+  decision: { decision: Decision | null; key: string } | null;
+  /** Null when the test's record cannot be read: its facts are left as they were. */
+  facts: FactsRow | null;
+};
+
+/** Prepares the write of `results` (already valid) in `context`: no I/O, the same on any thread. */
+export function prepareResults(results: TestResults, context: ResultsContext): PreparedResults {
+  return prepared(results, packJson(results), context);
+}
+
+function prepared(
+  results: TestResults,
+  packed: Uint8Array,
+  context: ResultsContext,
+): PreparedResults {
+  const { lifecycle } = results;
+  const test = context.test ? parseTest(context.test.json) : null;
+  const made = context.test ? makeDecision(test, results, context.basis, context.plan) : null;
+  return {
+    context,
+    figures: {
+      status: results.status,
+      totalVisitors: results.totalVisitors,
+      controlSplit: results.controlSplit,
+      variantSplit: results.variantSplit,
+      winner: results.winner,
+      lift: results.lift,
+      changeRevenue: results.changeRevenue,
+      controlProbabilityWin: results.controlProbabilityWin,
+      variantProbabilityWin: results.variantProbabilityWin,
+      tier: lifecycle.tier,
+      leadingVariant: lifecycle.leadingVariant,
+      probabilityToWin: lifecycle.probabilityToWin,
+      notYetStable: toFlag(lifecycle.notYetStable),
+      tierReachedAt: lifecycle.tierReachedAt,
+    },
+    packed,
+    reviewParts: reviewParts(results),
+    rateFits: JSON.stringify(rateFitsOf(results)),
+    alerts: test ? alertsOfTest(test, results, context.at) : null,
+    decision: made && { decision: made.decision, key: made.key },
+    facts: test && context.test ? factsRow(context.test.json, made?.data ?? null) : null,
+  };
 }
 
 /**
@@ -118,36 +206,81 @@ function reviewParts(results: TestResults): string {
 
 /** Replaces a test's cached results (deleting cascades to the old raw JSON: nothing of them lingers). */
 export function upsertResults(db: Db, write: ResultsWrite): void {
-  const { storeId, testId, results } = write;
-  const { lifecycle } = results;
+  const { storeId, testId } = write;
   db.transaction(() => {
-    statement(db, DELETE_RESULTS).run(storeId, testId);
-    statement(db, INSERT_RESULTS).run(
-      storeId,
-      testId,
-      results.status,
-      results.totalVisitors,
-      results.controlSplit,
-      results.variantSplit,
-      results.winner,
-      results.lift,
-      results.changeRevenue,
-      results.controlProbabilityWin,
-      results.variantProbabilityWin,
-      lifecycle.tier,
-      lifecycle.leadingVariant,
-      lifecycle.probabilityToWin,
-      toFlag(lifecycle.notYetStable),
-      lifecycle.tierReachedAt,
-      write.fetchedAt,
-      write.testUpdatedAt,
-      write.testStatus,
-      reviewParts(results),
-    );
-    statement(db, INSERT_RESULTS_RAW).run(storeId, testId, packJson(results));
-    writeDerived(db, storeId, testId, results, write.fetchedAt);
-    clearSetAside(db, storeId, 'results', testId);
+    const context = resultsContext(db, storeId, testId, write.fetchedAt);
+    writePrepared(db, write, prepareResults(write.results, context));
   })();
+}
+
+/** How a prepared write is placed: the results' identity and basis, without the record (it is in `ready`). */
+export type PreparedWrite = Omit<ResultsWrite, 'results'>;
+
+/**
+ * Writes results prepared elsewhere (the sync's decoder thread) from a context read when the answer
+ * came. Should the test's record, its plan or the settings have changed since, the derived parts are
+ * made again here from the packed record, so what is written is always what upsertResults would write.
+ */
+export function writePreparedResults(db: Db, write: PreparedWrite, ready: PreparedResults): void {
+  const { storeId, testId } = write;
+  db.transaction(() => {
+    const now = resultsContext(db, storeId, testId, ready.context.at);
+    const then = ready.context;
+    const same =
+      now.test?.seq === then.test?.seq &&
+      now.test?.json === then.test?.json &&
+      (now.test === null || decisionKey(now.basis, now.plan) === ready.decision?.key);
+    const current = same
+      ? ready
+      : prepared(TestResults.parse(JSON.parse(unpackJson(ready.packed))), ready.packed, now);
+    writePrepared(db, write, current);
+  })();
+}
+
+function writePrepared(db: Db, write: PreparedWrite, ready: PreparedResults): void {
+  const { storeId, testId } = write;
+  const f = ready.figures;
+  statement(db, DELETE_RESULTS).run(storeId, testId);
+  statement(db, INSERT_RESULTS).run(
+    storeId,
+    testId,
+    f.status,
+    f.totalVisitors,
+    f.controlSplit,
+    f.variantSplit,
+    f.winner,
+    f.lift,
+    f.changeRevenue,
+    f.controlProbabilityWin,
+    f.variantProbabilityWin,
+    f.tier,
+    f.leadingVariant,
+    f.probabilityToWin,
+    f.notYetStable,
+    f.tierReachedAt,
+    write.fetchedAt,
+    write.testUpdatedAt,
+    write.testStatus,
+    ready.reviewParts,
+  );
+  statement(db, INSERT_RESULTS_RAW).run(storeId, testId, ready.packed);
+  statement(db, COPY_RESULTS_TO_TEST).run(
+    f.variantProbabilityWin,
+    f.lift,
+    f.totalVisitors,
+    f.tier,
+    f.leadingVariant,
+    ready.alerts?.alerts ?? null,
+    ready.alerts?.count ?? null,
+    storeId,
+    testId,
+  );
+  const test = ready.context.test;
+  if (test && ready.decision)
+    storeDecision(db, test.seq, ready.decision.decision, ready.decision.key, ready.context.at);
+  if (ready.facts) writeFacts(db, storeId, testId, ready.facts);
+  writeRateFits(db, storeId, testId, ready.rateFits);
+  clearSetAside(db, storeId, 'results', testId);
 }
 
 /** A cached test with what its cached results were fetched for: the input of the sync's results policy. */
