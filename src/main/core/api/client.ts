@@ -27,6 +27,8 @@ import { parseRecords, type RejectedRecord } from './records';
 import { summarizeIssues } from '#shared/validation';
 import { createTransport, type ApiReply, type ApiRequest, type RequestEvent } from './transport';
 
+const NO_READABLE_BODY = 'The answer has no readable body.';
+
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -90,11 +92,31 @@ export interface WalkOptions extends CallOptions {
   ahead?: number;
 }
 
+/**
+ * What a decoder made of an answer's text (getResultsWith): its value; `unreadable` when it is not
+ * JSON (the GET is asked again, as a broken transfer); `invalid` when it is JSON but not what was
+ * asked for, with the schema's complaint (summarizeIssues), which fails the call as an invalid response.
+ */
+export type Decoded<T> =
+  | { kind: 'ok'; value: T }
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'invalid'; detail: string };
+
 export interface ApiClient {
   listTests(query?: TestListQuery, opts?: CallOptions): Promise<TestListPage>;
   getTest(id: string, opts?: CallOptions): Promise<Test>;
   updateTest(id: string, body: UpdateTestBody, opts?: CallOptions): Promise<void>;
   getResults(id: string, opts?: CallOptions): Promise<TestResults>;
+  /**
+   * A test's results as `decode` reads them from the answer's text: the same request, retries and
+   * errors as getResults, whose own reading is JSON.parse and the TestResults schema. The sync reads
+   * results so on another thread (sync/decode).
+   */
+  getResultsWith<T>(
+    id: string,
+    decode: (text: string) => Promise<Decoded<T>>,
+    opts?: CallOptions,
+  ): Promise<T>;
   /** The created audience, or null: the spec does not show the 201 body. */
   createCustomAudience(
     body: CreateCustomAudienceBody,
@@ -202,13 +224,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const value = reply.body.kind === 'json' ? reply.body.value : undefined;
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
-    const detail =
-      reply.body.kind === 'json'
-        ? summarizeIssues(parsed.error.issues)
-        : 'The answer has no readable body.';
-    throw new ApiError({
+    throw invalidResponse(
+      request,
+      reply.status,
+      reply.body.kind === 'json' ? summarizeIssues(parsed.error.issues) : NO_READABLE_BODY,
+    );
+  }
+
+  function invalidResponse(request: ApiRequest, status: number, detail: string): ApiError {
+    return new ApiError({
       kind: 'invalid-response',
-      status: reply.status,
+      status,
       title: 'Unexpected response',
       detail: scrubSecret(detail, apiKey),
       retryable: false,
@@ -383,6 +409,35 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         maxBytes: resultsMaxBytes,
       };
       return expect(request, await call(request, opts), TestResults);
+    },
+
+    async getResultsWith<T>(
+      id: string,
+      decode: (text: string) => Promise<Decoded<T>>,
+      opts?: CallOptions,
+    ): Promise<T> {
+      // The last body decoded is the answer's: an unreadable one was asked for again.
+      const read: { last: Decoded<T> | null } = { last: null };
+      const request: ApiRequest = {
+        method: 'GET',
+        path: `${PREFIX}/tests/${uuid(id)}/results`,
+        maxBytes: resultsMaxBytes,
+        decode: async (text) => {
+          const decoded = await decode(text);
+          read.last = decoded;
+          return decoded.kind === 'unreadable'
+            ? { kind: 'unreadable', reason: decoded.reason }
+            : { kind: 'json', value: null };
+        },
+      };
+      const reply = await call(request, opts);
+      const { last } = read;
+      if (last?.kind === 'ok') return last.value;
+      throw invalidResponse(
+        request,
+        reply.status,
+        last?.kind === 'invalid' ? last.detail : NO_READABLE_BODY,
+      );
     },
 
     async createCustomAudience(body, opts) {

@@ -4,6 +4,7 @@ export type {
   ApiClient,
   ApiClientOptions,
   CallOptions,
+  Decoded,
   RecordList,
   TestListPage,
   WalkedPage,

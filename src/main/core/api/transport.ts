@@ -19,6 +19,12 @@ export interface ApiRequest {
    * and its first bytes) instead of failing, so the caller can find the one record at fault.
    */
   splittable?: boolean;
+  /**
+   * Reads a GET's 2xx body instead of the transport's JSON.parse, possibly on another thread (the
+   * sync's results decoder). Its `unreadable` is treated as the transport's own: the GET is asked
+   * again, as a broken transfer. Everything else it returns is the reply's body as it is.
+   */
+  decode?: (text: string) => Promise<ReplyBody>;
 }
 
 /** A successful answer's body. GETs always get `json`; a write may get none or an unreadable one. */
@@ -115,6 +121,11 @@ type AttemptOutcome =
   | { type: 'done'; reply: ApiReply }
   | { type: 'retry'; error: ApiError; waitMs: number; unreachable?: boolean }
   | { type: 'fail'; error: ApiError };
+
+/** The rules' verdict, which for a GET that decodes its own body (ApiRequest.decode) waits on the decode. */
+type Verdict =
+  | AttemptOutcome
+  | { type: 'decode'; status: number; text: string; decode: (text: string) => Promise<ReplyBody> };
 
 /** What came back on the wire, before any rule is applied. */
 type Exchange =
@@ -218,13 +229,40 @@ export function createTransport(config: TransportConfig): Transport {
     return { type: 'done', reply: { status, body: { kind: 'unfit', error, reason, head } } };
   }
 
-  /** The retry rules, applied to one exchange. */
-  function judge(
+  /** A 2xx answer's body as read (by readBody, or the request's own decode): the reply, or another try. */
+  function readOutcome(
     request: ApiRequest,
     attempt: number,
-    result: Exchange,
-    permit: Permit,
+    status: number,
+    body: ReplyBody,
+    text: string,
   ): AttemptOutcome {
+    if (body.kind !== 'none' && body.kind !== 'unreadable')
+      return { type: 'done', reply: { status, body } };
+    if (request.method !== 'GET') return { type: 'done', reply: { status, body } };
+    const reason = body.kind === 'none' ? 'the body was empty' : body.reason;
+    const error = makeError(
+      request,
+      'invalid-response',
+      status,
+      'Unreadable response',
+      `The answer from ${config.host} is not valid JSON: ${reason}.`,
+      true,
+    );
+    // A splittable page asked twice is read again in smaller pages (a record may break every answer).
+    if (request.splittable && attempt >= SPLITTABLE_UNREADABLE_ATTEMPTS) {
+      return unfit(status, error, clean(`not valid JSON (${reason})`), text);
+    }
+    // Malformed bodies are usually a broken transfer; a GET may simply be asked again.
+    return {
+      type: 'retry',
+      error,
+      waitMs: backoffDelay(attempt - 1, config.maxBackoffMs, config.random),
+    };
+  }
+
+  /** The retry rules, applied to one exchange. */
+  function judge(request: ApiRequest, attempt: number, result: Exchange, permit: Permit): Verdict {
     const idempotent = request.method === 'GET';
     const backoff = () => backoffDelay(attempt - 1, config.maxBackoffMs, config.random);
 
@@ -311,23 +349,9 @@ export function createTransport(config: TransportConfig): Transport {
     permit.answered();
 
     if (status >= 200 && status < 300) {
-      const body = readBody(status, text);
-      if (body.kind === 'json' || !idempotent) return { type: 'done', reply: { status, body } };
-      const reason = body.kind === 'none' ? 'the body was empty' : body.reason;
-      const error = makeError(
-        request,
-        'invalid-response',
-        status,
-        'Unreadable response',
-        `The answer from ${config.host} is not valid JSON: ${reason}.`,
-        true,
-      );
-      // A splittable page asked twice is read again in smaller pages (a record may break every answer).
-      if (request.splittable && attempt >= SPLITTABLE_UNREADABLE_ATTEMPTS) {
-        return unfit(status, error, clean(`not valid JSON (${reason})`), text);
-      }
-      // Malformed bodies are usually a broken transfer; a GET may simply be asked again.
-      return { type: 'retry', error, waitMs: backoff() };
+      if (request.decode && idempotent && text.trim() !== '')
+        return { type: 'decode', status, text, decode: request.decode };
+      return readOutcome(request, attempt, status, readBody(status, text), text);
     }
 
     if (status >= 300 && status < 400) {
@@ -399,7 +423,12 @@ export function createTransport(config: TransportConfig): Transport {
     } catch {
       // An observer that throws must not fail the request, nor keep its limiter slot.
     }
-    return judge(request, attempt, result, permit);
+    const verdict = judge(request, attempt, result, permit);
+    if (verdict.type !== 'decode') return verdict;
+    // Decoded after the limiter slot is given back: reading a body is not the server's time. A decode
+    // that throws is a fault of the reader, not of the answer: the call fails with it, not retried.
+    const body = await verdict.decode(verdict.text);
+    return readOutcome(request, attempt, verdict.status, body, verdict.text);
   }
 
   return async function send(request, signal) {
