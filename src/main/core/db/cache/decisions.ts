@@ -70,10 +70,18 @@ function readPatch(text: string): DecisionSettingsPatch {
 
 /** The global decision settings, defaults standing in for any never set or unreadable. */
 export function readGlobalDecisionSettings(db: Db): DecisionSettings {
+  return globalSettingsOf(globalSettingsText(db));
+}
+
+/** The stored JSON of the global decision settings; null when never set. */
+function globalSettingsText(db: Db): string | null {
   // user.settings came with user-data migration 3; an older file opened read-only has none.
-  if (!hasUserData(db) || schemaVersion(db, 'user') < 3) return { ...DEFAULT_DECISION_SETTINGS };
-  const value = readSettingRow(db, DECISION_SETTINGS_KEY);
-  return { ...DEFAULT_DECISION_SETTINGS, ...(value !== null ? readPatch(value) : {}) };
+  if (!hasUserData(db) || schemaVersion(db, 'user') < 3) return null;
+  return readSettingRow(db, DECISION_SETTINGS_KEY);
+}
+
+function globalSettingsOf(text: string | null): DecisionSettings {
+  return { ...DEFAULT_DECISION_SETTINGS, ...(text !== null ? readPatch(text) : {}) };
 }
 
 export function writeGlobalDecisionSettings(db: Db, settings: DecisionSettings, at: string): void {
@@ -90,13 +98,14 @@ export function readStoreOverrides(db: Db): Map<string, DecisionSettingsPatch> {
   return new Map(rows.map((row) => [row.storeId, readPatch(row.overrides)]));
 }
 
-function readStoreOverride(db: Db, storeId: string): DecisionSettingsPatch {
-  if (!hasDecisionData(db)) return {};
+/** The stored JSON of a store's overrides; null when it has none. */
+function storeOverrideText(db: Db, storeId: string): string | null {
+  if (!hasDecisionData(db)) return null;
   const row = statement<{ overrides: string }>(
     db,
     `SELECT overrides FROM user.decision_overrides WHERE store_id = ?`,
   ).get(storeId);
-  return row ? readPatch(row.overrides) : {};
+  return row?.overrides ?? null;
 }
 
 /** Saves a store's overrides whole; none left drops its row. */
@@ -190,9 +199,30 @@ export function decisionBasis(
   return { settings, plannedFrom, key: `${DECISION_RULES_VERSION}:${hash}` };
 }
 
+/**
+ * Bases already made, by the stored texts they were made from: each results write reads its store's
+ * basis, and parsing, checking and hashing the same two texts again cost more than the call's SQL.
+ */
+const madeBases = new Map<string, DecisionBasis>();
+/** Distinct settings seen by one process stay few; past this the memo starts afresh. */
+const MADE_BASES_MAX = 256;
+
 /** The basis of one store's calls, read from the user's file. */
 export function storeBasis(db: Db, storeId: string): DecisionBasis {
-  return decisionBasis(readGlobalDecisionSettings(db), readStoreOverride(db, storeId));
+  const global = globalSettingsText(db);
+  const override = storeOverrideText(db, storeId);
+  const memoKey = JSON.stringify([global, override]);
+  const made = madeBases.get(memoKey);
+  if (made) return made;
+  if (madeBases.size >= MADE_BASES_MAX) madeBases.clear();
+  const basis = decisionBasis(
+    globalSettingsOf(global),
+    override === null ? {} : readPatch(override),
+  );
+  // Shared by every caller from now on: none may change it.
+  Object.freeze(basis.settings);
+  madeBases.set(memoKey, Object.freeze(basis));
+  return basis;
 }
 
 /** The key part of a test's own plan; PLAN_KEY_SQL builds the same text in SQL. */
