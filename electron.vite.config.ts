@@ -11,6 +11,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           // The sync thread (src/main/core/sync/thread/): out/main/sync-worker.js beside index.js.
           'sync-worker': resolve('src/main/core/sync/thread/worker.ts'),
+          // The sync thread's results decoder (src/main/core/sync/decode/): out/main/results-decoder.js.
+          'results-decoder': resolve('src/main/core/sync/decode/worker.ts'),
         },
       },
     },

@@ -4,13 +4,14 @@
 // the floor: a naive serial client per store, all at once too. For each store, the requests answered
 // (not 429) over what its bucket allowed in its run (R·T plus the burst it held at the start).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createCore } from '#core/create-core';
 import { createMemorySecretStore } from '#core/secrets/index';
 import { syncAndWait } from '#core/sync/wait';
+import type { SyncThreadOptions } from '#core/sync/thread/protocol';
 import { sourceSyncThread } from '#core/sync/thread/source';
 import { isLaunched } from '#shared/domain/lifecycle';
 import type { SyncReport } from '#shared/contract/index';
@@ -127,6 +128,19 @@ async function naiveSync(baseUrl: string, apiKey: string): Promise<void> {
 
 const refill = () => new Promise((done) => setTimeout(done, 1500));
 
+/**
+ * The sync thread and its results decoder as the app runs them: the files `npm run bench` builds
+ * (out/main), which start in tens of ms. Without a build, the source under tsx, which compiles for
+ * about a second at each thread's start, inside the measured time: the bench says which it used.
+ */
+function appThreads(): SyncThreadOptions & { built: boolean } {
+  const file = resolve('out/main/sync-worker.js');
+  const decoder = resolve('out/main/results-decoder.js');
+  if (existsSync(file) && existsSync(decoder))
+    return { file, decoder: { file: decoder }, built: true };
+  return { ...sourceSyncThread(), built: false };
+}
+
 /** "median (min–max)" with the count under a goal. */
 function perStore(ratios: readonly number[]): string {
   const sorted = [...ratios].sort((a, b) => a - b);
@@ -151,7 +165,7 @@ export async function benchSyncStores(): Promise<void> {
     const naiveAnswered = mock.answered.reduce((a, b) => a + b, 0);
 
     await withTempDir(async (dir) => {
-      const thread = sourceSyncThread();
+      const { built, ...thread } = appThreads();
       if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
       const core = await createCore({
         dataDir: dir,
@@ -211,7 +225,7 @@ export async function benchSyncStores(): Promise<void> {
           usedByMain === null ? null : cpuSeconds - (usedByMain.user + usedByMain.system) / 1e6;
         const requests = answered + throttled;
         printFigures(
-          `Sync of ${STORES} stores × ${TESTS} tests at once, ${RATE} requests/s per key, answers delayed ${LATENCY} ms (simulator in its own process, real HTTP; Splitbook on its sync thread), beside a naive serial client per store`,
+          `Sync of ${STORES} stores × ${TESTS} tests at once, ${RATE} requests/s per key, answers delayed ${LATENCY} ms (simulator in its own process, real HTTP; Splitbook on its sync thread and results decoder, ${built ? 'built as the app ships them' : 'from the source under tsx: no build in out/main'}), beside a naive serial client per store`,
           [
             {
               name: 'Splitbook outcomes',
@@ -231,11 +245,11 @@ export async function benchSyncStores(): Promise<void> {
               goal: '≥ 0.9 for every store',
             },
             {
-              name: 'CPU of this process (core + sync thread)',
+              name: 'CPU of this process (core, sync thread, decoder thread)',
               value: `${fmt(cpuSeconds)} s, ${fmt((100 * cpuSeconds) / wall, 0)}% of one core`,
             },
             {
-              name: "of which off the main thread (the sync thread and V8's helpers)",
+              name: "of which off the main thread (sync and decoder threads, V8's helpers)",
               value:
                 threadSeconds === null
                   ? 'not measured (this Node has no process.threadCpuUsage)'

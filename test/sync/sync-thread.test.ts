@@ -12,6 +12,10 @@ import {
   type Simulator,
 } from '#simulator/index';
 import type { Core } from '#core/types';
+import { decisionBasis } from '#core/db/cache/decisions';
+import { prepareResults } from '#core/db/cache/results';
+import { threadDecoder } from '#core/sync/decode/decoder';
+import { DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 
 const STORE = 'Acme Outdoor';
@@ -136,15 +140,32 @@ describe('syncs on the sync thread', () => {
     expect(summary?.sync.lastSyncedAt).toBe('2026-03-05T09:00:00.000Z');
   });
 
-  it('runs from the built file the Electron app ships (out/main/sync-worker.js) under plain Node', async () => {
+  it('runs from the built files the Electron app ships (out/main/sync-worker.js, results-decoder.js) under plain Node', async () => {
     await core.close();
     const built = join(process.cwd(), 'out', 'main', 'sync-worker.js');
-    expect(existsSync(built), 'run `npx electron-vite build` first (npm test does)').toBe(true);
-    core = await startCore(dir.path, { syncThread: { file: built } });
+    const decoder = join(process.cwd(), 'out', 'main', 'results-decoder.js');
+    for (const file of [built, decoder])
+      expect(existsSync(file), 'run `npx electron-vite build` first (npm test does)').toBe(true);
+    core = await startCore(dir.path, { syncThread: { file: built, decoder: { file: decoder } } });
     const store = await addStore();
     const report = await syncStore(core, store.id);
     expect(report.outcome).toBe('ok');
     expect(await allTestRows(core, store.id)).toHaveLength(180);
+    // The built decoder reads an answer on its own thread, not by falling back in place.
+    const reader = threadDecoder({ file: decoder });
+    const test = sim.snapshot(STORE).tests.find((t) => sim.results(STORE, t.id));
+    const results = test && sim.results(STORE, test.id);
+    if (!test || !results) throw new Error('no simulator test with results');
+    const context = {
+      test: null,
+      basis: decisionBasis(DEFAULT_DECISION_SETTINGS),
+      plan: null,
+      at: '2026-03-05T09:00:00.000Z',
+    };
+    const read = await reader.decode(JSON.stringify(results), context);
+    await reader.close();
+    expect(read).toEqual({ kind: 'ok', value: prepareResults(results, context) });
+    expect(reader.counts()).toEqual({ onThread: 1, inPlace: 0 });
   });
 
   it('removes a store whose sync is under way: the run ends cancelled first, nothing of the store is left', async () => {

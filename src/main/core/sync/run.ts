@@ -14,6 +14,7 @@ import { createProgressReporter, type ProgressReporter } from './progress';
 import { noCounters, type PhaseContext, type RunCounters } from './pull/context';
 import { pullAudiences, pullCampaigns } from './pull/lists';
 import { pullResults } from './pull/results';
+import type { ResultsDecoder } from './decode/decoder';
 import { pullTests } from './pull/tests';
 import { recordSnapshots } from '../review/snapshots';
 import type { StoreLocks } from './store-lock';
@@ -28,6 +29,8 @@ export interface SyncEngineDeps {
   perPage?: number;
   /** Result requests in flight at once per store; the store's limiter still has the last word. */
   resultsConcurrency?: number;
+  /** Reads results answers (sync/decode): on a thread of its own in the sync thread; default in place. */
+  resultsDecoder?: ResultsDecoder;
   /** Takes a store's cross-process lock, or null when another process is syncing it. */
   lock?: StoreLocks;
   /** The outbox of a store changed (an edit sent, refused or held as a conflict). */
@@ -185,6 +188,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           ...counters,
         };
       }
+      // The results of the run are read on the decoder thread: started now, it is up when they come.
+      deps.resultsDecoder?.warm();
       const ctx: PhaseContext = {
         db: deps.db,
         storeId,
@@ -199,7 +204,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         if (ctx.signal.aborted) throw new DOMException('Cancelled', 'AbortError');
       }
       await pullTests(ctx, deps.perPage);
-      await pullResults(ctx, deps.resultsConcurrency);
+      await pullResults(ctx, deps.resultsConcurrency, deps.resultsDecoder);
       // The review memory: what changed since the last sync, appended to the user's file.
       recordSnapshots(deps.db, storeId, now());
       await pullCampaigns(ctx);
@@ -299,8 +304,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       for (const entry of all) entry.controller.abort();
       await Promise.allSettled(all.map((e) => e.done));
     },
-    close() {
-      return this.cancelAll();
+    async close() {
+      await this.cancelAll();
+      await deps.resultsDecoder?.close();
     },
     push,
   };

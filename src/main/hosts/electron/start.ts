@@ -92,7 +92,10 @@ async function start(source: RendererSource): Promise<void> {
     host: 'electron',
     version: app.getVersion(),
     // Syncs run on a thread of their own (built beside this file), so the window is always answered.
-    syncThread: { file: join(OUT_DIR, 'main', 'sync-worker.js') },
+    syncThread: {
+      file: join(OUT_DIR, 'main', 'sync-worker.js'),
+      decoder: { file: join(OUT_DIR, 'main', 'results-decoder.js') },
+    },
     // Every store kept current while the app runs, once the window has painted.
     backgroundSync: true,
     // The cache's quick_check once the window shows data, not before the first row.

@@ -1,12 +1,18 @@
 // Pull phase 2: results of the launched tests that can have changed since they were fetched.
-import type { TestResults } from '#shared/api/index';
 import { isLaunched } from '#shared/domain/lifecycle';
 import { ApiError } from '../../api';
 import { freshnessMaxAgeMs } from '#shared/contract/settings';
 import { markResourceSynced } from '../../db/cache/sync-state';
 import { readSettings } from '../../db/user/settings';
-import { resultsCandidates, upsertResults, type ResultsCandidate } from '../../db/cache/results';
+import {
+  resultsCandidates,
+  resultsContext,
+  writePreparedResults,
+  type PreparedResults,
+  type ResultsCandidate,
+} from '../../db/cache/results';
 import type { Db } from '../../db/types';
+import { inPlaceDecoder, type ResultsDecoder } from '../decode/decoder';
 import { isRunFatal } from '../outcome';
 import { writeQueueOf } from './batched-writes';
 import { keepAside, type PhaseContext } from './context';
@@ -76,9 +82,15 @@ function setAsideKindOf(error: unknown): 'transient' | 'refused' | 'invalid' {
   return 'refused';
 }
 
+/**
+ * Fetches the results of the tests that need them (testsNeedingResults), `concurrency` at a time. Each
+ * answer is read (JSON, schema, the cache write prepared) by `decoder`, on the sync thread's decoder
+ * thread or in place, and written here through the connection's write queue.
+ */
 export async function pullResults(
   ctx: PhaseContext,
   concurrency = RESULTS_CONCURRENCY,
+  decoder: ResultsDecoder = inPlaceDecoder(),
 ): Promise<void> {
   const { db, storeId, client, signal, progress, counters } = ctx;
   const due = testsNeedingResults(db, storeId, {
@@ -94,17 +106,20 @@ export async function pullResults(
   // write that fails ends the run, as it always did; what was fetched before it is kept.
   const writes = writeQueueOf(db);
 
-  function fetched(test: TestNeedingResults, results: TestResults, fetchedAt: string): void {
+  function fetched(test: TestNeedingResults, ready: PreparedResults): void {
     writes.add({
       write: () =>
-        upsertResults(db, {
-          storeId,
-          testId: test.id,
-          results,
-          fetchedAt,
-          testUpdatedAt: test.updatedAt,
-          testStatus: test.status,
-        }),
+        writePreparedResults(
+          db,
+          {
+            storeId,
+            testId: test.id,
+            fetchedAt: ready.context.at,
+            testUpdatedAt: test.updatedAt,
+            testStatus: test.status,
+          },
+          ready,
+        ),
       written: () => {
         counters.resultsFetched += 1;
         done += 1;
@@ -122,8 +137,10 @@ export async function pullResults(
       if (!test) break;
       try {
         counters.requests += 1;
-        const results = await client.getResults(test.id, { signal });
-        fetched(test, results, ctx.now());
+        // The context (the test's record, the call's basis) is read when the answer is in hand.
+        const read = (text: string) =>
+          decoder.decode(text, resultsContext(db, storeId, test.id, ctx.now()));
+        fetched(test, await client.getResultsWith(test.id, read, { signal }));
         continue;
       } catch (error) {
         if (isRunFatal(error)) {

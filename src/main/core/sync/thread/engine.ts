@@ -100,7 +100,7 @@ export function createThreadedSyncEngine(deps: ThreadedSyncEngineDeps): SyncEngi
       return current.link.remote.engine;
     }
     const worker = new Worker(deps.thread.file, {
-      workerData: { ...deps.init, clock } satisfies SyncThreadInit,
+      workerData: { ...deps.init, clock, decoder: deps.thread.decoder } satisfies SyncThreadInit,
       execArgv: deps.thread.execArgv,
     });
     const link = createLink<ThreadMethods>({

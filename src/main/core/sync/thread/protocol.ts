@@ -4,6 +4,7 @@ import type { SyncProgress, SyncReport } from '#shared/contract/index';
 import { appProblem, type Envelope, type Problem } from '#shared/problem';
 import type { ListsExactly } from '#shared/rpc';
 import type { PushSummary } from '../../outbox';
+import type { DecoderThreadOptions } from '../decode/decoder';
 
 /** What the sync thread needs to open the same files the core has open. */
 export interface SyncThreadInit {
@@ -20,12 +21,16 @@ export interface SyncThreadInit {
    * at, as an in-process run on a frozen clock would. Absent on the system clock, which the thread reads.
    */
   clock?: SharedArrayBuffer;
+  /** Where the results decoder's code is (sync/decode); without it the thread reads answers itself. */
+  decoder?: DecoderThreadOptions;
 }
 
 /** Where the sync thread's code is: the built file in the app, the TypeScript source under tsx. */
 export interface SyncThreadOptions {
   file: string;
   execArgv?: string[];
+  /** The results decoder thread the sync thread starts (sync/decode), built or under tsx like it. */
+  decoder?: DecoderThreadOptions;
 }
 
 /** What the thread serves: the sync engine's calls (sync/run.ts), one input each. */

@@ -9,6 +9,7 @@ import { createDemoStore, type DemoStore } from '../../stores/demo';
 import type { KeyRing } from '../../stores/keys';
 import { createStoreRegistry } from '../../stores/registry';
 import { classifyFailure } from '../outcome';
+import { threadDecoder } from '../decode/decoder';
 import { createSyncEngine, type SyncEngine } from '../run';
 import { createStoreLocks } from '../store-lock';
 import { createLink, type Link } from './link';
@@ -70,6 +71,8 @@ function start(): { db: Db; engine: SyncEngine } | ProblemError {
     onFinished: () => undefined,
     onEditsChanged: (storeId) => post({ type: 'editsChanged', storeId }),
     rememberRate: stores.rememberRate,
+    // Results answers are read on a thread of this thread's own, when the build or tsx names one.
+    resultsDecoder: init.decoder ? threadDecoder(init.decoder) : undefined,
   });
   return { db, engine };
 }
@@ -105,7 +108,7 @@ port.on('message', (message: ToThread) => {
     return;
   }
   const closing = started instanceof ProblemError ? null : started;
-  void (closing?.engine.cancelAll() ?? Promise.resolve()).then(() => {
+  void (closing?.engine.close() ?? Promise.resolve()).then(() => {
     closing?.db.close();
     port.close();
   });
