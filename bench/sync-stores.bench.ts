@@ -141,6 +141,13 @@ function appThreads(): SyncThreadOptions & { built: boolean } {
   return { ...sourceSyncThread(), built: false };
 }
 
+/** "min–max (median m)" of finite figures. */
+function spread(values: readonly number[], digits: number): string {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return 'not measured';
+  return `${fmt(sorted[0] ?? 0, digits)}–${fmt(sorted.at(-1) ?? 0, digits)} (median ${fmt(percentile(sorted, 50), digits)})`;
+}
+
 /** "median (min–max)" with the count under a goal. */
 function perStore(ratios: readonly number[]): string {
   const sorted = [...ratios].sort((a, b) => a - b);
@@ -197,6 +204,18 @@ export async function benchSyncStores(): Promise<void> {
         const mainCpu = mainThreadCpu();
         const simulatorCpu = mock.cpuSeconds();
         const started = performance.now();
+        // When each store's results phase began and ended (its first 'results' and first later
+        // progress): where a run's time goes, beside the ratio it comes to.
+        const phases = new Map<string, { results?: number; after?: number }>();
+        const offProgress = core.subscribe((event) => {
+          if (event.name !== 'sync.progress') return;
+          const { storeId, phase } = event.payload;
+          const seen = phases.get(storeId) ?? {};
+          phases.set(storeId, seen);
+          const at = (performance.now() - started) / 1000;
+          if (phase === 'results') seen.results ??= at;
+          else if (seen.results !== undefined) seen.after ??= at;
+        });
         const runs = await Promise.all(
           ids.map((id) =>
             syncAndWait(core, id).then((report) => ({
@@ -206,6 +225,13 @@ export async function benchSyncStores(): Promise<void> {
           ),
         );
         const wall = (performance.now() - started) / 1000;
+        offProgress();
+        const resultsStart = ids.map((id) => phases.get(id)?.results ?? Number.NaN);
+        const resultsPace = runs.map(({ report }, i) => {
+          const phase = phases.get(ids[i] ?? '');
+          const seconds = (phase?.after ?? Number.NaN) - (phase?.results ?? Number.NaN);
+          return report.resultsFetched / seconds;
+        });
         const used = process.cpuUsage(cpu);
         const usedByMain = mainCpu === null ? null : mainThreadCpu(mainCpu);
         const simulatorNow = mock.cpuSeconds();
@@ -243,6 +269,14 @@ export async function benchSyncStores(): Promise<void> {
               name: 'Splitbook per store: answered / (R·T + burst)',
               value: perStore(ours),
               goal: '≥ 0.9 for every store',
+            },
+            {
+              name: "Splitbook: a store's results phase began, after its listing",
+              value: `${spread(resultsStart, 1)} s into the run`,
+            },
+            {
+              name: 'Splitbook per store in its results phase: results a second',
+              value: `${spread(resultsPace, 1)} of ${RATE} allowed`,
             },
             {
               name: 'CPU of this process (core, sync thread, decoder thread)',
