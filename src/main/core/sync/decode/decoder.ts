@@ -109,6 +109,8 @@ export function threadDecoder(
 
   function start(): Worker {
     const started = new Worker(options.file, { execArgv: options.execArgv });
+    // Never what keeps the sync thread alive: a run waiting on a read holds it by its own I/O.
+    started.unref();
     started.on('message', (answer: DecodeAnswer) => {
       const item = pending.get(answer.id);
       if (!item) return;
