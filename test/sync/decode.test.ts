@@ -2,7 +2,6 @@
 // exactly what reading them in place writes; its verdicts are the client's (retry an unreadable body,
 // refuse one that is not results); a decoder thread that cannot start or dies costs no result.
 // Real worker threads (the source under tsx), real SQLite files, the simulator over loopback HTTP.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
@@ -27,6 +26,7 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '#simulato
 import { failure } from '../api/support/failure';
 import { startScriptedServer } from '../api/support/scripted-server';
 import { tempDir } from '../support/core';
+import { dyingWorker } from '../support/dying-worker';
 
 const STORE = 'Acme Outdoor';
 const AT = Date.parse('2026-11-20T10:00:00Z');
@@ -122,14 +122,8 @@ describe('a sync whose answers are read on the decoder thread', () => {
   });
 
   it('reads every answer in place when the decoder thread dies, and loses none', async () => {
-    const bad = join(dir.path, 'dying-decoder');
-    mkdirSync(bad, { recursive: true });
-    const file = join(bad, 'worker.mjs');
     // A stand-in for a crashing decoder: it dies at the first answer it is sent.
-    writeFileSync(
-      file,
-      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
-    );
+    const file = dyingWorker(dir.path, 'dying-decoder');
     const inPlace = cache('dies-reference');
     const dying = cache('dies');
     const decoder = threadDecoder({ file });

@@ -1,6 +1,6 @@
 // Syncs on their own thread (src/main/core/sync/thread/): a real worker thread with its own SQLite
 // connection to the same files, the simulator over loopback HTTP, the keychain on the main thread.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '#shared/contract/index';
@@ -17,6 +17,7 @@ import { prepareResults } from '#core/db/cache/results';
 import { threadDecoder } from '#core/sync/decode/decoder';
 import { DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
+import { dyingWorker } from '../support/dying-worker';
 
 const STORE = 'Acme Outdoor';
 
@@ -190,14 +191,8 @@ describe('syncs on the sync thread', () => {
 
   it('ends the runs of a thread that dies with a clear problem, and starts a new one next time', async () => {
     await core.close();
-    const bad = join(dir.path, 'dying-thread');
-    mkdirSync(bad, { recursive: true });
-    const file = join(bad, 'worker.mjs');
     // A stand-in for a crashing thread: it dies at the first message.
-    writeFileSync(
-      file,
-      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
-    );
+    const file = dyingWorker(dir.path, 'dying-thread');
     core = await startCore(dir.path, { syncThread: { file } });
     core.subscribe((event) => events.push(event));
     const store = await addStore();
