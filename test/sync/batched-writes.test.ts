@@ -3,7 +3,12 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WRITES_PER_COMMIT, writeQueueOf, type QueuedWrite } from '#core/sync/pull/batched-writes';
+import {
+  WRITES_PER_COMMIT,
+  writeQueueOf,
+  writeTurn,
+  type QueuedWrite,
+} from '#core/sync/pull/batched-writes';
 import type { Db } from '#core/db/types';
 import { tempDir } from '../db/fixtures';
 
@@ -171,5 +176,26 @@ describe('the write queue of a connection', () => {
     queue.add(queued(db, 'a', 1, run));
     queue.flush();
     expect(run.written).toBe(1);
+  });
+
+  it('gives large writes (listing parts) one turn of the event loop each, in the order they asked', async () => {
+    const db = open();
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turns: [string, number][] = [];
+    await Promise.all(
+      ['a', 'b', 'c'].map((label) => writeTurn(db).then(() => turns.push([label, turn]))),
+    );
+    ticking = false;
+    expect(turns.map(([label]) => label)).toEqual(['a', 'b', 'c']);
+    const [a = 0, b = 0, c = 0] = turns.map(([, at]) => at);
+    // Each in a later turn than the one before: what else waits (answers, requests) runs between.
+    expect(b).toBeGreaterThan(a);
+    expect(c).toBeGreaterThan(b);
   });
 });

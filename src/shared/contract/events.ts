@@ -100,9 +100,12 @@ export const SYNCED_RESOURCES: readonly Resource[] = [
   'stores',
 ];
 
-/** What each phase of a running sync writes (a record set aside is a sync issue). */
+/**
+ * What each phase of a running sync writes (a record set aside is a sync issue). The tests phase
+ * writes results and calls too: those of each written part of the listing are fetched beside it.
+ */
 const PHASE_WRITES: Record<SyncPhase, readonly Resource[]> = {
-  tests: ['tests', 'tags', 'review', 'issues'],
+  tests: ['tests', 'tags', 'results', 'decisions', 'review', 'issues'],
   results: ['results', 'decisions', 'tests', 'review', 'issues'],
   campaigns: ['campaigns', 'issues'],
   audiences: ['audiences', 'issues'],

@@ -1,6 +1,7 @@
 // A sync run of one store: takes the store's lock, pushes the outbox (core/outbox/), then runs the pull
-// phases in order (tests, results, campaigns, audiences), sends what still waits after an ok pull, and
-// turns whatever happens into a report.
+// phases in order (tests, with the results of each written page fetched beside the listing; the rest of
+// the results; campaigns; audiences), sends what still waits after an ok pull, and turns whatever
+// happens into a report.
 // A push alone (an edit made while online, the connection back) runs under the same lock, never beside a run.
 import type { SyncProgress, SyncReport } from '#shared/contract/index';
 import { appProblem } from '#shared/problem';
@@ -13,9 +14,9 @@ import { classifyFailure } from './outcome';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import { noCounters, type PhaseContext, type RunCounters } from './pull/context';
 import { pullAudiences, pullCampaigns } from './pull/lists';
-import { pullResults } from './pull/results';
+import { startResults } from './pull/results';
 import type { ResultsDecoder } from './decode/decoder';
-import { pullTests } from './pull/tests';
+import { LISTING_AHEAD, pullTests } from './pull/tests';
 import { recordSnapshots } from '../review/snapshots';
 import type { StoreLocks } from './store-lock';
 
@@ -203,8 +204,17 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         edits = await pushInRun(ctx, edits);
         if (ctx.signal.aborted) throw new DOMException('Cancelled', 'AbortError');
       }
-      await pullTests(ctx, deps.perPage);
-      await pullResults(ctx, deps.resultsConcurrency, deps.resultsDecoder);
+      // Results are fetched from the listing's first written part on, beside the rest of it; a
+      // run-fatal results error (the key refused, the disk full) stops the listing too.
+      const results = startResults(ctx, deps.resultsConcurrency, deps.resultsDecoder);
+      const listing = { ...ctx, signal: AbortSignal.any([ctx.signal, results.failed]) };
+      try {
+        await pullTests(listing, deps.perPage, LISTING_AHEAD, (testIds) => results.offer(testIds));
+      } catch (error) {
+        await results.abandon();
+        throw results.failure() ?? error;
+      }
+      await results.finish();
       // The review memory: what changed since the last sync, appended to the user's file.
       recordSnapshots(deps.db, storeId, now());
       await pullCampaigns(ctx);

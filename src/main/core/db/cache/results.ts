@@ -305,6 +305,28 @@ export function resultsCandidates(db: Db, storeId: string): ResultsCandidate[] {
   return statement<ResultsCandidate>(db, RESULTS_CANDIDATES).all(storeId);
 }
 
+const RESULTS_CANDIDATES_OF = `
+  SELECT t.id, t.status, t.updated_at AS updatedAt, r.fetched_at AS fetchedAt,
+         r.test_updated_at AS fetchedForUpdatedAt, r.test_status AS fetchedForStatus
+  FROM json_each(?) ids
+  JOIN tests t ON t.store_id = ? AND t.id = ids.value
+  LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
+  WHERE t.removed = 0
+  ORDER BY ids.key`;
+
+/** resultsCandidates of the given tests only (those of a listing page just written), in their order. */
+export function resultsCandidatesOf(
+  db: Db,
+  storeId: string,
+  testIds: readonly string[],
+): ResultsCandidate[] {
+  if (testIds.length === 0) return [];
+  return statement<ResultsCandidate>(db, RESULTS_CANDIDATES_OF).all(
+    JSON.stringify(testIds),
+    storeId,
+  );
+}
+
 /** Rows the backfill fills per call: a cache of 10,000 tests with results takes ~1 s at most. */
 export const ALERTS_BACKFILL_LIMIT = 20_000;
 

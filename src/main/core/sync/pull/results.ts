@@ -6,6 +6,7 @@ import { markResourceSynced } from '../../db/cache/sync-state';
 import { readSettings } from '../../db/user/settings';
 import {
   resultsCandidates,
+  resultsCandidatesOf,
   resultsContext,
   writePreparedResults,
   type PreparedResults,
@@ -82,29 +83,66 @@ function setAsideKindOf(error: unknown): 'transient' | 'refused' | 'invalid' {
   return 'refused';
 }
 
+/** Results being fetched for one run: started before the listing, fed by it, finished after it. */
+export interface ResultsPull {
+  /**
+   * Tests a listing page just wrote: those that need results are fetched now, beside the rest of
+   * the listing, so the store's rate limit is not left unused while the listing is written.
+   */
+  offer(testIds: readonly string[]): void;
+  /** A run-fatal error a results request or write met; null if none. */
+  failure(): unknown;
+  /** Aborts (with that error as its reason) when a run-fatal error is met: the listing stops at it. */
+  readonly failed: AbortSignal;
+  /**
+   * After the listing: fetches every other test that needs results (testsNeedingResults, less those
+   * already taken in this run and unchanged since), waits for all, writes them, marks results synced.
+   */
+  finish(): Promise<void>;
+  /** The listing failed: takes no more, waits for the requests in flight, keeps what was written. */
+  abandon(): Promise<void>;
+}
+
+/** What a test was when this run took it: a test changed since (a shifted listing) is taken again. */
+const takenAs = (test: TestNeedingResults) => `${test.updatedAt}\u0000${test.status}`;
+
 /**
- * Fetches the results of the tests that need them (testsNeedingResults), `concurrency` at a time. Each
- * answer is read (JSON, schema, the cache write prepared) by `decoder`, on the sync thread's decoder
- * thread or in place, and written here through the connection's write queue.
+ * Starts fetching results for one run, `concurrency` requests at a time. Each answer is read (JSON,
+ * schema, the cache write prepared) by `decoder`, on the sync thread's decoder thread or in place, and
+ * written through the connection's write queue. Progress is the listing's until `finish`.
  */
-export async function pullResults(
+export function startResults(
   ctx: PhaseContext,
   concurrency = RESULTS_CONCURRENCY,
   decoder: ResultsDecoder = inPlaceDecoder(),
-): Promise<void> {
+): ResultsPull {
   const { db, storeId, client, signal, progress, counters } = ctx;
-  const due = testsNeedingResults(db, storeId, {
+  const freshness = (): ResultsFreshness => ({
     now: ctx.now(),
     liveMaxAgeMs: liveResultsMaxAgeMs(db),
   });
+  const queue: TestNeedingResults[] = [];
+  const taken = new Map<string, string>();
+  const workers = new Set<Promise<void>>();
   let done = 0;
-  let next = 0;
+  /** Tests taken in all; null while the listing goes on (its progress is shown then). */
+  let total: number | null = null;
+  let stopped = false;
   let fatal: unknown = null;
-  progress.report('results', 0, due.length);
+  const failing = new AbortController();
+  const fail = (error: unknown): void => {
+    fatal ??= error;
+    failing.abort(fatal);
+  };
 
   // Fetched results are written with every other run's on this connection (batched-writes.ts). A
   // write that fails ends the run, as it always did; what was fetched before it is kept.
   const writes = writeQueueOf(db);
+
+  function advanced(): void {
+    done += 1;
+    if (total !== null) progress.report('results', done, total);
+  }
 
   function fetched(test: TestNeedingResults, ready: PreparedResults): void {
     writes.add({
@@ -122,63 +160,104 @@ export async function pullResults(
         ),
       written: () => {
         counters.resultsFetched += 1;
-        done += 1;
-        progress.report('results', done, due.length);
+        advanced();
       },
-      failed: (error) => {
-        fatal ??= error;
-      },
+      failed: fail,
     });
   }
 
-  async function worker(): Promise<void> {
-    while (fatal === null && next < due.length) {
-      const test = due[next++];
-      if (!test) break;
-      try {
-        counters.requests += 1;
-        // The context (the test's record, the call's basis) is read when the answer is in hand.
-        const read = (text: string) =>
-          decoder.decode(text, resultsContext(db, storeId, test.id, ctx.now()));
-        fetched(test, await client.getResultsWith(test.id, read, { signal }));
-        continue;
-      } catch (error) {
-        if (isRunFatal(error)) {
-          fatal = error;
-          return;
-        }
-        // A launched test with no results yet is not a fault of the store.
-        if (!(error instanceof ApiError && error.status === 404)) {
-          // The cause in words ("Service unavailable. acme.example answered 503."), not the request line:
-          // Sync issues names the test by its title.
-          const message =
-            error instanceof ApiError
-              ? `${error.title}. ${error.detail}`
-              : error instanceof Error
-                ? error.message
-                : String(error);
-          const status = error instanceof ApiError ? error.status : null;
-          keepAside(db, counters, {
-            storeId,
-            resource: 'results',
-            recordId: test.id,
-            error: message,
-            raw: null,
-            seenAt: ctx.now(),
-            // A server error is retried at the next sync; a refusal waits for the server to change.
-            kind: setAsideKindOf(error),
-            status,
-          });
-          counters.setAside += 1;
-        }
+  async function fetchOne(test: TestNeedingResults): Promise<void> {
+    try {
+      counters.requests += 1;
+      // The context (the test's record, the call's basis) is read when the answer is in hand.
+      const read = (text: string) =>
+        decoder.decode(text, resultsContext(db, storeId, test.id, ctx.now()));
+      fetched(test, await client.getResultsWith(test.id, read, { signal }));
+      return;
+    } catch (error) {
+      if (isRunFatal(error)) {
+        fail(error);
+        return;
       }
-      done += 1;
-      progress.report('results', done, due.length);
+      // A launched test with no results yet is not a fault of the store.
+      if (!(error instanceof ApiError && error.status === 404)) {
+        // The cause in words ("Service unavailable. acme.example answered 503."), not the request line:
+        // Sync issues names the test by its title.
+        const message =
+          error instanceof ApiError
+            ? `${error.title}. ${error.detail}`
+            : error instanceof Error
+              ? error.message
+              : String(error);
+        const status = error instanceof ApiError ? error.status : null;
+        keepAside(db, counters, {
+          storeId,
+          resource: 'results',
+          recordId: test.id,
+          error: message,
+          raw: null,
+          seenAt: ctx.now(),
+          // A server error is retried at the next sync; a refusal waits for the server to change.
+          kind: setAsideKindOf(error),
+          status,
+        });
+        counters.setAside += 1;
+      }
+    }
+    advanced();
+  }
+
+  async function worker(): Promise<void> {
+    while (!stopped && fatal === null) {
+      const test = queue.shift();
+      if (!test) return;
+      await fetchOne(test);
     }
   }
 
-  await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
-  writes.flush();
-  if (fatal !== null) throw fatal;
-  markResourceSynced(db, storeId, 'results', ctx.now());
+  function take(tests: readonly TestNeedingResults[]): void {
+    for (const test of tests) {
+      if (taken.get(test.id) === takenAs(test)) continue;
+      taken.set(test.id, takenAs(test));
+      queue.push(test);
+    }
+    // Each worker takes its first test at once: one started per queued test, up to `concurrency`.
+    while (!stopped && workers.size < concurrency && queue.length > 0) {
+      const running: Promise<void> = worker().finally(() => workers.delete(running));
+      workers.add(running);
+    }
+  }
+
+  async function settle(): Promise<void> {
+    while (workers.size > 0) await Promise.all(workers);
+    writes.flush();
+  }
+
+  return {
+    offer(testIds) {
+      if (stopped || fatal !== null) return;
+      const fresh = freshness();
+      const at = { now: Date.parse(fresh.now), maxAgeMs: fresh.liveMaxAgeMs };
+      take(
+        resultsCandidatesOf(db, storeId, testIds)
+          .filter((test) => needsResults(test, at))
+          .map(({ id, updatedAt, status }) => ({ id, updatedAt, status })),
+      );
+    },
+    failure: () => fatal,
+    failed: failing.signal,
+    async finish() {
+      if (fatal === null) take(testsNeedingResults(db, storeId, freshness()));
+      total = taken.size;
+      progress.report('results', done, total);
+      await settle();
+      if (fatal !== null) throw fatal;
+      markResourceSynced(db, storeId, 'results', ctx.now());
+    },
+    async abandon() {
+      stopped = true;
+      queue.length = 0;
+      await settle();
+    },
+  };
 }

@@ -1,4 +1,5 @@
-// Pull phase 1: every page of GET /tests, each written with the run's resume point in one transaction.
+// Pull phase 1: every page of GET /tests, each written with the run's resume point in one transaction;
+// the results of a page's tests are fetched as soon as it is written (pull/results.ts, startResults).
 import { randomUUID } from 'node:crypto';
 import {
   countSeenInRun,
@@ -12,6 +13,7 @@ import {
   listingPositionId,
 } from '../../db/cache/set-aside';
 import { getSyncState, markResourceSynced, saveSyncState } from '../../db/cache/sync-state';
+import { writeTurn } from './batched-writes';
 import { keepAside, type PhaseContext } from './context';
 import { rebasePulledTests } from '../../outbox';
 
@@ -25,10 +27,30 @@ export const TESTS_PER_PAGE = 100;
  */
 export const LISTING_AHEAD = 7;
 
+/**
+ * Tests of a listing page written in one transaction, in one turn of the sync thread's event loop:
+ * about 15 ms, so twenty stores' first tests are in within a third of a second and their results
+ * can be asked for (bench `sync-stores`).
+ */
+export const LISTING_WRITE_PART = 25;
+
+/** `items` in consecutive parts of `size`; one empty part for none (a page of rejected records only). */
+function partsOf<T>(items: readonly T[], size: number): T[][] {
+  if (items.length === 0) return [[]];
+  const parts: T[][] = [];
+  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
+  return parts;
+}
+
+/**
+ * Walks the listing, writing each page in parts, the last with the run's resume point. `written`
+ * hears the ids of each part's stored tests once it is committed (the run fetches their results then).
+ */
 export async function pullTests(
   ctx: PhaseContext,
   perPage = TESTS_PER_PAGE,
   ahead = LISTING_AHEAD,
+  written?: (testIds: readonly string[]) => void,
 ): Promise<void> {
   const { db, storeId, progress, counters } = ctx;
   const saved = getSyncState(db, storeId);
@@ -58,20 +80,39 @@ export async function pullTests(
     if (totalCount !== null && pagination.totalCount !== totalCount) countChanged = true;
     if (result.shifted) countChanged = true;
     totalCount = pagination.totalCount;
+    // The next page, and other stores' pages, are often in hand already. A page is written in parts of
+    // LISTING_WRITE_PART tests, one part per turn of the event loop, with every run's requests going
+    // out between them (batched-writes.ts, writeTurn), and each part's results asked for as soon as it
+    // is in. The resume point moves with the page's last part.
     const syncedAt = ctx.now();
+    const parts = partsOf(result.items, LISTING_WRITE_PART);
+    const unstorable: { id: string; error: string }[] = [];
     let setAsideNow = 0;
-    db.transaction(() => {
-      const unstorable = upsertTests(db, { storeId, tests: result.items, runId, syncedAt });
-      // A pull never overwrites an unsent edit: the server's record becomes its base, the edit goes on top.
-      const unstorableIds = new Set(unstorable.map((u) => u.id));
-      const stored = result.items.filter((test) => !unstorableIds.has(test.id));
-      rebasePulledTests(db, storeId, stored, syncedAt);
+    for (const [index, part] of parts.entries()) {
+      await writeTurn(db);
+      // Cancelled, or stopped by a run-fatal error elsewhere in the run, while waiting its turn.
+      ctx.signal.throwIfAborted();
+      const last = index === parts.length - 1;
+      let stored: typeof part = [];
+      db.transaction(() => {
+        const refusedHere = upsertTests(db, { storeId, tests: part, runId, syncedAt });
+        unstorable.push(...refusedHere);
+        // A pull never overwrites an unsent edit: the server's record becomes its base, the edit goes on top.
+        const unstorableIds = new Set(refusedHere.map((u) => u.id));
+        stored = part.filter((test) => !unstorableIds.has(test.id));
+        rebasePulledTests(db, storeId, stored, syncedAt);
+        if (last) setAsideNow = endPage(unstorable);
+      })();
+      written?.(stored.map((test) => test.id));
+    }
+
+    /** In the page's last part: what the cache could not take is set aside, the resume point moves. */
+    function endPage(unstorable: readonly { id: string; error: string }[]): number {
       // Records the cache could not take are set aside like invalid ones (their raw JSON cannot be kept).
       const refused = [
         ...result.rejected,
         ...unstorable.map((u) => ({ id: u.id, error: u.error, raw: null, index: null })),
       ];
-      setAsideNow = refused.length;
       for (const rejected of refused) {
         // One without a readable id is named by its place in the listing (1 for the first test).
         const position =
@@ -99,7 +140,8 @@ export async function pullTests(
         startedAt,
         updatedAt: syncedAt,
       });
-    })();
+      return refused.length;
+    }
     counters.testsSeen += result.items.length - (setAsideNow - result.rejected.length);
     counters.setAside += setAsideNow;
     const listed = (result.page - 1) * perPage + result.items.length + result.rejected.length;
