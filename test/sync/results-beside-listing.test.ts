@@ -2,12 +2,9 @@
 // beside the rest of the listing: real loopback HTTP, a real SQLite file. A page is written in parts,
 // its resume point with the last; a run-fatal results answer stops the listing; a listing that fails
 // waits for the results in flight, keeps what was written, and writes nothing after its report.
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
-import { insertStore } from '#core/db/cache/stores';
 import { getSyncState } from '#core/db/cache/sync-state';
-import { openDatabase } from '#core/db/open';
 import type { Db } from '#core/db/types';
 import type { PhaseContext } from '#core/sync/pull/context';
 import { noCounters } from '#core/sync/pull/context';
@@ -20,15 +17,12 @@ import {
   startScriptedServer,
   type ScriptedServer,
 } from '../api/support/scripted-server';
-import { makeResults } from '../db/fixtures';
-import { tempDir } from '../support/core';
+import { addStore, makeResults, openTempDb } from '../db/fixtures';
 
-const dir = tempDir();
 let server: ScriptedServer | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
-  dir.remove();
 });
 
 const KEY = 'sk_test_beside_listing_000';
@@ -96,16 +90,9 @@ async function store(
   });
 }
 
-function openCache(baseUrl: string): Db {
-  const db = openDatabase(join(dir.path, 'cache.db'));
-  insertStore(db, {
-    id: 's',
-    name: 'Acme',
-    baseUrl,
-    kind: 'api',
-    keyStorage: 'none',
-    createdAt: '2026-11-01T00:00:00Z',
-  });
+function openCache(): Db {
+  const db = openTempDb();
+  addStore(db, 's');
   return db;
 }
 
@@ -127,7 +114,7 @@ describe('results fetched beside the listing', () => {
   it("asks for page 1's results before page 2 is in, and ends with every test's results", async () => {
     const log: Log = [];
     server = await store(log);
-    const db = openCache(server.url);
+    const db = openCache();
     const report = await engineFor(db, server.url).run('s');
 
     expect(report).toMatchObject({ outcome: 'ok', testsSeen: 120, resultsFetched: 120 });
@@ -146,7 +133,7 @@ describe('results fetched beside the listing', () => {
     expect(LISTING_WRITE_PART).toBe(25);
     const log: Log = [];
     server = await store(log, { hold: false });
-    const db = openCache(server.url);
+    const db = openCache();
     const parts: [number, number | null][] = [];
     const ctx: PhaseContext = {
       db,
@@ -178,7 +165,7 @@ describe('results fetched beside the listing', () => {
       results: (_id, res) => sendProblem(res, 401, 'Unauthorized', 'Unknown API key'),
       afterResultsMs: 200,
     });
-    const db = openCache(server.url);
+    const db = openCache();
     const report = await engineFor(db, server.url).run('s');
 
     expect(report.outcome).toBe('error');
@@ -197,7 +184,7 @@ describe('results fetched beside the listing', () => {
       results: (id, res) => void setTimeout(() => sendJson(res, 200, makeResults(id)), 150),
       page2: (res) => sendProblem(res, 400, 'Bad request', 'Refused for the test.'),
     });
-    const db = openCache(server.url);
+    const db = openCache();
     const report = await engineFor(db, server.url).run('s');
 
     expect(report.outcome).toBe('error');
