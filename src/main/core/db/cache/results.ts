@@ -314,7 +314,7 @@ const RESULTS_CANDIDATES_OF = `
   WHERE t.removed = 0
   ORDER BY ids.key`;
 
-/** resultsCandidates of the given tests only (those of a listing page just written), in their order. */
+/** resultsCandidates of the given tests only (those of a part of the listing just written), in their order. */
 export function resultsCandidatesOf(
   db: Db,
   storeId: string,

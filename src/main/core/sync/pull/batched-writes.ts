@@ -88,10 +88,10 @@ function createWriteQueue(db: Db): WriteQueue {
 const turns = new WeakMap<Db, (() => void)[]>();
 
 /**
- * Waits for this connection's next turn for a large write (a listing page: 100 tests, tens of ms).
- * One such write goes per turn of the event loop, so the requests and answers of every run on the
- * thread go on between them. Twenty listings that arrive together were written back to back before:
- * seconds in which no store sent a request and their rate limits went unused.
+ * Waits for this connection's next turn for a large write (a part of a listing page: 25 tests, about
+ * 15 ms). One such write goes per turn of the event loop, so the requests and answers of every run on
+ * the thread go on between them. Twenty listings that arrive together were written back to back
+ * before: seconds in which no store sent a request and their rate limits went unused.
  */
 export function writeTurn(db: Db): Promise<void> {
   let waiting = turns.get(db);

@@ -86,8 +86,8 @@ function setAsideKindOf(error: unknown): 'transient' | 'refused' | 'invalid' {
 /** Results being fetched for one run: started before the listing, fed by it, finished after it. */
 export interface ResultsPull {
   /**
-   * Tests a listing page just wrote: those that need results are fetched now, beside the rest of
-   * the listing, so the store's rate limit is not left unused while the listing is written.
+   * Tests a part of the listing just wrote: those that need results are fetched now, beside the rest
+   * of the listing, so the store's rate limit is not left unused while the listing is written.
    */
   offer(testIds: readonly string[]): void;
   /** A run-fatal error a results request or write met; null if none. */

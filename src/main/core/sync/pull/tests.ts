@@ -1,5 +1,5 @@
-// Pull phase 1: every page of GET /tests, each written with the run's resume point in one transaction;
-// the results of a page's tests are fetched as soon as it is written (pull/results.ts, startResults).
+// Pull phase 1: every page of GET /tests, written in parts, the last with the run's resume point; the
+// results of each part's tests are asked for as soon as it is written (pull/results.ts, startResults).
 import { randomUUID } from 'node:crypto';
 import {
   countSeenInRun,
