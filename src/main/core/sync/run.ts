@@ -1,5 +1,5 @@
 // A sync run of one store: takes the store's lock, pushes the outbox (core/outbox/), then runs the pull
-// phases in order (tests, with the results of each written page fetched beside the listing; the rest of
+// phases in order (tests, with the results of each written part fetched beside the listing; the rest of
 // the results; campaigns; audiences), sends what still waits after an ok pull, and turns whatever
 // happens into a report.
 // A push alone (an edit made while online, the connection back) runs under the same lock, never beside a run.
@@ -212,7 +212,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         await pullTests(listing, deps.perPage, LISTING_AHEAD, (testIds) => results.offer(testIds));
       } catch (error) {
         await results.abandon();
-        throw results.failure() ?? error;
+        // Stopped by the results' failure: that is the run's error, not the listing's abort.
+        throw results.failed.aborted ? results.failed.reason : error;
       }
       await results.finish();
       // The review memory: what changed since the last sync, appended to the user's file.

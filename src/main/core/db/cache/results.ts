@@ -293,9 +293,12 @@ export type ResultsCandidate = {
   fetchedForStatus: string | null;
 };
 
+/** A ResultsCandidate's columns, of tests `t` LEFT JOINed to their results `r`. */
+const CANDIDATE_COLUMNS = `t.id, t.status, t.updated_at AS updatedAt, r.fetched_at AS fetchedAt,
+         r.test_updated_at AS fetchedForUpdatedAt, r.test_status AS fetchedForStatus`;
+
 const RESULTS_CANDIDATES = `
-  SELECT t.id, t.status, t.updated_at AS updatedAt, r.fetched_at AS fetchedAt,
-         r.test_updated_at AS fetchedForUpdatedAt, r.test_status AS fetchedForStatus
+  SELECT ${CANDIDATE_COLUMNS}
   FROM tests t LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
   WHERE t.store_id = ? AND t.removed = 0
   ORDER BY t.updated_at DESC, t.id`;
@@ -306,8 +309,7 @@ export function resultsCandidates(db: Db, storeId: string): ResultsCandidate[] {
 }
 
 const RESULTS_CANDIDATES_OF = `
-  SELECT t.id, t.status, t.updated_at AS updatedAt, r.fetched_at AS fetchedAt,
-         r.test_updated_at AS fetchedForUpdatedAt, r.test_status AS fetchedForStatus
+  SELECT ${CANDIDATE_COLUMNS}
   FROM json_each(?) ids
   JOIN tests t ON t.store_id = ? AND t.id = ids.value
   LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id

@@ -1,7 +1,7 @@
 // The sync's results decoder: reads results answers (read-results.ts: JSON.parse, the schema, Brotli
 // packing, the alerts and the call, about a fifth of the sync thread's work) on a thread of its own,
 // so the sync thread keeps HTTP and the cache writes; the cache keeps one writer. Its effect at twenty
-// stores is in docs/architecture.md ("The sync thread") and bench/sync-stores.bench.ts.
+// stores is in docs/architecture.md ("The results decoder") and bench/sync-stores.bench.ts.
 //
 // The thread is started when a run begins (warm) or at the first answer, and ended when idle. A
 // decoder thread that cannot start or dies is not a failed sync: what it had in hand, and all that

@@ -85,7 +85,7 @@ function createWriteQueue(db: Db): WriteQueue {
   };
 }
 
-const turns = new WeakMap<Db, (() => void)[]>();
+const turns = new WeakMap<Db, { waiting: (() => void)[]; next(): void }>();
 
 /**
  * Waits for this connection's next turn for a large write (a part of a listing page: 25 tests, about
@@ -94,18 +94,19 @@ const turns = new WeakMap<Db, (() => void)[]>();
  * before: seconds in which no store sent a request and their rate limits went unused.
  */
 export function writeTurn(db: Db): Promise<void> {
-  let waiting = turns.get(db);
-  if (!waiting) {
-    waiting = [];
-    turns.set(db, waiting);
+  let turn = turns.get(db);
+  if (!turn) {
+    const waiting: (() => void)[] = [];
+    const next = (): void => {
+      waiting.shift()?.();
+      if (waiting.length > 0) setImmediate(next);
+    };
+    turn = { waiting, next };
+    turns.set(db, turn);
   }
-  const queue = waiting;
-  const next = (): void => {
-    queue.shift()?.();
-    if (queue.length > 0) setImmediate(next);
-  };
+  const { waiting, next } = turn;
   return new Promise<void>((resolve) => {
-    queue.push(resolve);
-    if (queue.length === 1) setImmediate(next);
+    waiting.push(resolve);
+    if (waiting.length === 1) setImmediate(next);
   });
 }

@@ -90,9 +90,10 @@ export interface ResultsPull {
    * of the listing, so the store's rate limit is not left unused while the listing is written.
    */
   offer(testIds: readonly string[]): void;
-  /** A run-fatal error a results request or write met; null if none. */
-  failure(): unknown;
-  /** Aborts (with that error as its reason) when a run-fatal error is met: the listing stops at it. */
+  /**
+   * Aborts when a results request or write meets a run-fatal error (the key refused, a full disk),
+   * with that error as its reason: the listing stops at it, and the run reports it.
+   */
   readonly failed: AbortSignal;
   /**
    * After the listing: fetches every other test that needs results (testsNeedingResults, less those
@@ -244,7 +245,6 @@ export function startResults(
           .map(({ id, updatedAt, status }) => ({ id, updatedAt, status })),
       );
     },
-    failure: () => fatal,
     failed: failing.signal,
     async finish() {
       if (fatal === null) take(testsNeedingResults(db, storeId, freshness()));
