@@ -1,7 +1,17 @@
-// An API percent as a fraction, from its number and from its cached text: the two agree, exponents included.
+// An API percent as a fraction, from its number (fraction) and from its cached text (fractionText): the
+// text keeps the API's digits with the point moved, and reads back as the very double fraction() gives.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fraction, fractionText } from '#core/reports/values';
+
+/** A number text's significant digits: no sign, point, exponent, leading or trailing zeros. */
+function significantDigits(text: string): string {
+  return text
+    .replace(/[eE].*$/, '')
+    .replace(/[-.]/g, '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
+}
 
 describe('fraction and fractionText', () => {
   it('move the decimal point, exponents included', () => {
@@ -12,44 +22,72 @@ describe('fraction and fractionText', () => {
       ['-0', '0'],
       ['12.340', '0.1234'],
       ['100', '1'],
+      ['105', '1.05'],
+      ['1000', '10'],
       ['0.00005', '5e-7'],
       // Before, "1e-7" + "e-2" was no number: the cell was empty and fraction() gave NaN.
       ['1e-7', '1e-9'],
       ['2.5E+21', '25000000000000000000'],
+      ['1e24', '1e+22'],
+      ['1.5e23', '1.5e+21'],
       ['1E5', '1000'],
       ['Infinity', ''],
       ['abc', ''],
       ['1e', ''],
-      // Around 2⁵³ digits, where one division stops being exact (read by Number() from there on).
-      ['9007199254740991', '90071992547409.9'],
-      ['9007199254740992', '90071992547409.92'],
-      ['0.9007199254740991', '0.009007199254740991'],
-      ['12345678.901234567', '123456.78901234567'],
+      ['-', ''],
       ['-0.0', '0'],
       ['0.00000000000000000001', '1e-22'],
-      ['0.000000000000000000001', '1e-23'],
       ['01', '0.01'],
       ['.5', '0.005'],
       ['5.', '0.05'],
-      ['-', ''],
+      // 16 and 17 digits keep the API's: String() of the double would end …409.9, …663.
+      ['9007199254740991', '90071992547409.91'],
+      ['16.666666666666664', '0.16666666666666664'],
+      ['2.4539877300613498', '0.024539877300613498'],
+      ['12345678.901234567', '123456.78901234567'],
+      // Past a double's range, the double that decimal reads back as.
+      ['5e-324', '0'],
+      ['1.7976931348623157e+308', '1.7976931348623157e+306'],
     ];
     for (const [percent, expected] of cases) {
-      expect(fractionText(percent)).toBe(expected);
+      expect(fractionText(percent), percent).toBe(expected);
       const number = Number(percent);
-      if (Number.isFinite(number)) expect(String(fraction(number))).toBe(expected);
+      if (Number.isFinite(number)) expect(Number(expected), percent).toBe(fraction(number));
     }
     expect(fraction(null)).toBeNull();
     expect(fraction(Number.NaN)).toBeNull();
   });
 
-  it('give one figure for any double, whether read from the number or from its text', () => {
+  it('read back as the double fraction() gives, with the API’s digits, for any double', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (percent) => {
         const value = fraction(percent);
         expect(value).not.toBeNaN();
-        expect(fractionText(String(percent))).toBe(String(value));
-        expect(fractionText(JSON.stringify(percent))).toBe(String(value));
+        for (const text of [String(percent), JSON.stringify(percent)]) {
+          const moved = fractionText(text);
+          // === : a CSV cell has no −0 (String(−0) is "0" too).
+          expect(Number(moved) === value).toBe(true);
+          // Within a double's normal range the digits are the text's own.
+          if (Math.abs(percent) > 1e-300 && Math.abs(percent) < 1e300)
+            expect(significantDigits(moved)).toBe(significantDigits(text));
+        }
       }),
+      { numRuns: 20_000, seed: 22 },
+    );
+  });
+
+  it('are the same text wherever the percent has at most 15 significant digits', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+        fc.integer({ min: 1, max: 15 }),
+        (raw, digits) => {
+          const percent = Number(raw.toPrecision(digits));
+          // Subnormal doubles hold fewer than 15 digits: no percent is one.
+          if (percent !== 0 && Math.abs(percent) < 1e-290) return;
+          expect(fractionText(String(percent))).toBe(String(fraction(percent)));
+        },
+      ),
       { numRuns: 20_000, seed: 22 },
     );
   });
@@ -61,7 +99,9 @@ describe('fraction and fractionText', () => {
         fc.integer({ min: 0, max: 1_000_000 }),
         (visitors, count) => {
           const percent = (Math.min(count, visitors) / visitors) * 100;
-          expect(fractionText(JSON.stringify(percent))).toBe(String(fraction(percent)));
+          const text = fractionText(JSON.stringify(percent));
+          expect(Number(text)).toBe(fraction(percent));
+          expect(significantDigits(text)).toBe(significantDigits(JSON.stringify(percent)));
         },
       ),
       { numRuns: 50_000, seed: 22 },

@@ -1,17 +1,25 @@
 // The `daily` report: one row per test × date × side, read from the raw results without a schema parse
 // (a year of days is 730 side records per test); the writers take its numbers as the text they were
-// cached as (dailyTextRows), so an export never converts them back and forth.
+// cached as, and its percents with the point moved (dailyTextRows, dailyCsvLines), so an export never
+// converts a number to a double and back.
 import { unpackJson } from '../db/values';
-import type { CsvValue } from './csv';
+import { csvCell, csvTextRows, type CsvValue } from './csv';
 import {
   CONTROL_AT,
+  DAILY_FIGURES,
   VARIANT_AT,
   dailyMatches,
+  type DailyFigure,
   type DayMatch,
-  type FigureIndex,
 } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
-import { text, type Column, type ReportContext, type ReportDefinition } from './types';
+import {
+  NUMBER_KINDS,
+  text,
+  type Column,
+  type ReportContext,
+  type ReportDefinition,
+} from './types';
 import { fraction, fractionText, num, parseJson } from './values';
 
 const COUNTS = ['visitors', 'visits', 'clicks', 'carts', 'conversions', 'orders'] as const;
@@ -68,13 +76,14 @@ function testIdOf(testJson: string): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-/** One test's rows from its parsed results: dates in order, a day or side missing has no row. */
-function* parsedDailyRows(
-  storeName: string,
-  storeId: string,
-  testId: string,
+/** The figures the API sends in percent: the report writes them as fractions. */
+const PERCENT_FIGURES: ReadonlySet<DailyFigure> = new Set(['cvr', 'acr', 'ctr']);
+const PERCENT = DAILY_FIGURES.map((figure) => PERCENT_FIGURES.has(figure));
+
+/** A parsed record's days in date order, each side that is there (a day or side missing has no row). */
+function* parsedSides(
   resultsJson: string,
-): Generator<CsvValue[]> {
+): Generator<{ date: string; side: (typeof SIDES)[number]; stats: object }> {
   const daily = field(parseJson(resultsJson), 'daily');
   if (typeof daily !== 'object' || daily === null) return;
   const dates = Object.keys(daily)
@@ -84,26 +93,7 @@ function* parsedDailyRows(
     const performance = field(field(daily, date), 'performance');
     for (const side of SIDES) {
       const stats = field(performance, side);
-      if (typeof stats !== 'object' || stats === null) continue;
-      yield [
-        storeName,
-        storeId,
-        testId,
-        date,
-        side,
-        num(stats, 'visitors'),
-        num(stats, 'visits'),
-        num(stats, 'clicks'),
-        num(stats, 'carts'),
-        num(stats, 'conversions'),
-        num(stats, 'orders'),
-        num(stats, 'revenue'),
-        fraction(num(stats, 'cvr')),
-        fraction(num(stats, 'acr')),
-        fraction(num(stats, 'ctr')),
-        num(stats, 'aov'),
-        num(stats, 'rpv'),
-      ];
+      if (typeof stats === 'object' && stats !== null) yield { date, side, stats };
     }
   }
 }
@@ -114,57 +104,60 @@ export function* dailyRows(ctx: ReportContext): Generator<CsvValue[]> {
     if (row.resultsJson === null) continue;
     const testId = testIdOf(row.testJson);
     if (testId === null) continue;
-    yield* parsedDailyRows(row.storeName, row.storeId, testId, row.resultsJson);
+    for (const { date, side, stats } of parsedSides(row.resultsJson)) {
+      yield [
+        row.storeName,
+        row.storeId,
+        testId,
+        date,
+        side,
+        ...DAILY_FIGURES.map((figure, i) =>
+          PERCENT[i] ? fraction(num(stats, figure)) : num(stats, figure),
+        ),
+      ];
+    }
   }
 }
 
-/** A figure as matched: 'null' is an empty cell. */
-function figure(day: DayMatch, at: number): string | null {
-  const text = day[at];
-  return text === undefined || text === 'null' ? null : text;
+/**
+ * A figure's cell text: a number as its text, a percent as its fraction's (fractionText: the API's
+ * digits, the point moved), 'null' or a missing figure as an empty cell. One rule for the figures
+ * matched in the cached text and for those of a record parsed whole.
+ */
+function figureText(text: string | undefined, percent: boolean | undefined): string | null {
+  if (text === undefined || text === 'null') return null;
+  return percent ? fractionText(text) : text;
 }
 
-/** A percent figure as its fraction's text, as fraction() gives it. */
-function percent(day: DayMatch, at: number): string | null {
-  const text = day[at];
-  return text === undefined || text === 'null' ? null : fractionText(text);
+/** A parsed side's figures as text: String(n) is the text JSON.stringify cached it as. */
+function parsedFigures(stats: object): (string | null)[] {
+  return DAILY_FIGURES.map((figure, i) => {
+    const value = num(stats, figure);
+    return figureText(value === null ? undefined : String(value), PERCENT[i]);
+  });
 }
 
-/** One side's row of a matched day; `at` is CONTROL_AT or VARIANT_AT. */
-function sideRow(
-  prefix: readonly [string, string, string],
-  side: 'control' | 'variant',
-  day: DayMatch,
-  at: FigureIndex,
-): (string | null)[] {
-  return [
-    prefix[0],
-    prefix[1],
-    prefix[2],
-    day[1] ?? null,
-    side,
-    figure(day, at.visitors),
-    figure(day, at.visits),
-    figure(day, at.clicks),
-    figure(day, at.carts),
-    figure(day, at.conversions),
-    figure(day, at.orders),
-    figure(day, at.revenue),
-    percent(day, at.cvr),
-    percent(day, at.acr),
-    percent(day, at.ctr),
-    figure(day, at.aov),
-    figure(day, at.rpv),
-  ];
-}
+/** Where each figure is in a day's match, in DAILY_FIGURES' order, for each side. */
+const SIDE_AT = {
+  control: DAILY_FIGURES.map((figure) => CONTROL_AT[figure]),
+  variant: DAILY_FIGURES.map((figure) => VARIANT_AT[figure]),
+} as const;
+
+type DailyRecord = {
+  storeName: string;
+  storeId: string;
+  testId: string;
+  /** The days as matched, or null for a record not laid out as the schema lays it out. */
+  days: DayMatch[] | null;
+  text: string;
+};
 
 /**
- * The same rows as dailyRows, each number as its text, read from the cached record as written
- * (results-text.ts): a year of days of a thousand tests is 730,000 rows, and parsing the records whole
- * to write their numbers back as text was most of the export's time. A record not laid out as the
- * schema lays it out is parsed whole, as dailyRows does.
+ * Each test's daily series as read from the cache: its days matched in the cached text
+ * (results-text.ts). A year of days of a thousand tests is 730,000 rows: parsing the records whole to
+ * write their numbers back as text was most of the export's time.
  */
-export function* dailyTextRows(ctx: ReportContext): Generator<(string | null)[]> {
+function* dailyRecords(ctx: ReportContext): Generator<DailyRecord> {
   const rows = scopedRows<{ seq: number; storeId: string; id: string; packed: Uint8Array | null }>(
     ctx,
     {
@@ -176,16 +169,69 @@ export function* dailyTextRows(ctx: ReportContext): Generator<(string | null)[]>
   for (const { storeName, storeId, id, packed } of rows) {
     if (packed === null) continue;
     const text = unpackJson(packed);
-    const days = dailyMatches(text);
+    yield { storeName, storeId, testId: id, days: dailyMatches(text), text };
+  }
+}
+
+/** The text rows of a record not laid out as the schema lays it out: parsed whole. */
+function* parsedTextRows({
+  storeName,
+  storeId,
+  testId,
+  text,
+}: DailyRecord): Generator<(string | null)[]> {
+  for (const { date, side, stats } of parsedSides(text))
+    yield [storeName, storeId, testId, date, side, ...parsedFigures(stats)];
+}
+
+/** The same rows as dailyRows, each number as its text and each percent as its fraction's text. */
+export function* dailyTextRows(ctx: ReportContext): Generator<(string | null)[]> {
+  for (const record of dailyRecords(ctx)) {
+    const { storeName, storeId, testId, days } = record;
     if (days === null) {
-      for (const row of parsedDailyRows(storeName, storeId, id, text))
-        yield row.map((value) => (value === null ? null : String(value)));
+      yield* parsedTextRows(record);
       continue;
     }
-    const prefix = [storeName, storeId, id] as const;
+    const prefix = [storeName, storeId, testId] as const;
     for (const day of days) {
-      yield sideRow(prefix, 'control', day, CONTROL_AT);
-      yield sideRow(prefix, 'variant', day, VARIANT_AT);
+      for (const side of SIDES) {
+        const at = SIDE_AT[side];
+        yield [
+          ...prefix,
+          day[1] ?? null,
+          side,
+          ...at.map((i, k) => figureText(day[i], PERCENT[k])),
+        ];
+      }
+    }
+  }
+}
+
+const NUMBER_COLUMNS = DAILY_COLUMNS.map((column) => NUMBER_KINDS.has(column.kind));
+const SIDE_CELLS = { control: csvCell('control'), variant: csvCell('variant') } as const;
+
+/**
+ * dailyTextRows as CSV records, each line built straight from the matched text: the very lines
+ * csvTextRows makes of those rows, without an array of cells a row.
+ */
+export function* dailyCsvLines(ctx: ReportContext): Generator<string> {
+  const rowLine = csvTextRows(NUMBER_COLUMNS);
+  for (const record of dailyRecords(ctx)) {
+    const { storeName, storeId, testId, days } = record;
+    if (days === null) {
+      for (const row of parsedTextRows(record)) yield rowLine(row);
+      continue;
+    }
+    const prefix = `${csvCell(storeName)},${csvCell(storeId)},${csvCell(testId)},`;
+    for (const day of days) {
+      const start = `${prefix}${csvCell(day[1] ?? null)},`;
+      for (const side of SIDES) {
+        let line = start + SIDE_CELLS[side];
+        const at = SIDE_AT[side];
+        for (let k = 0; k < at.length; k++)
+          line += `,${figureText(day[at[k] ?? 0], PERCENT[k]) ?? ''}`;
+        yield `${line}\r\n`;
+      }
     }
   }
 }
@@ -198,4 +244,5 @@ export const dailyReport: ReportDefinition = {
   columns: DAILY_COLUMNS,
   rows: dailyRows,
   textRows: dailyTextRows,
+  csvLines: dailyCsvLines,
 };

@@ -8,7 +8,7 @@ import type { Db } from '../db/types';
 import { BOM, csvRow, csvTextRows } from './csv';
 import { REPORTS, reportByName } from './registry';
 import { checkScope } from './source';
-import type { CellKind, ReportContext, ReportDefinition } from './types';
+import { NUMBER_KINDS, type ReportContext, type ReportDefinition } from './types';
 import { sinkFor, Utf8Chunks } from './write-file';
 import { XlsxWriter } from './xlsx';
 
@@ -111,23 +111,19 @@ function contextFor(db: Db, request: ExportRequest, now: number): ReportContext 
   };
 }
 
-/** Kinds whose cells are numbers (or booleans): written as their text, never quoted. */
-export const NUMBER_KINDS: ReadonlySet<CellKind> = new Set([
-  'integer',
-  'number',
-  'fraction',
-  'money',
-  'boolean',
-]);
-
-/** A report's data rows as CSV records, from its text rows when it has them. */
-function* csvLines(report: ReportDefinition, ctx: ReportContext): Generator<string> {
+/** A report's data rows as CSV records: its own lines, else its text rows, else its rows. */
+function csvLines(report: ReportDefinition, ctx: ReportContext): Iterable<string> {
+  // Returned, not delegated to with yield*: a generator in between cost a tenth of a long export.
+  if (report.csvLines) return report.csvLines(ctx);
   if (report.textRows) {
     const line = csvTextRows(report.columns.map((c) => NUMBER_KINDS.has(c.kind)));
-    for (const row of report.textRows(ctx)) yield line(row);
-  } else {
-    for (const row of report.rows(ctx)) yield csvRow(row);
+    return mapped(report.textRows(ctx), line);
   }
+  return mapped(report.rows(ctx), csvRow);
+}
+
+function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
+  for (const item of items) yield map(item);
 }
 
 /** Writes the CSV of one report to `out` (not ended); returns its data rows. */

@@ -7,6 +7,15 @@ import type { CsvValue } from './csv';
 export type CellKind =
   'text' | 'integer' | 'number' | 'fraction' | 'money' | 'date' | 'datetime' | 'boolean';
 
+/** Kinds whose cells are numbers (or booleans): written as their text, never quoted. */
+export const NUMBER_KINDS: ReadonlySet<CellKind> = new Set([
+  'integer',
+  'number',
+  'fraction',
+  'money',
+  'boolean',
+]);
+
 export interface Column {
   name: string;
   kind: CellKind;
@@ -52,6 +61,12 @@ export interface ReportDefinition {
    * writers use it when present and never convert a number; a test checks it against `rows`.
    */
   textRows?(ctx: ReportContext): Iterable<readonly (string | null)[]>;
+  /**
+   * The text rows as CSV records, each the very line the CSV writer makes of its textRows row, built
+   * without the row: for a report of millions of rows, where the cells' arrays were much of the time.
+   * The CSV writer uses it when present; a test checks it against textRows.
+   */
+  csvLines?(ctx: ReportContext): Iterable<string>;
 }
 
 /** A text column. */

@@ -29,54 +29,67 @@ function hundredth(text: string): number {
   return Number(e < 0 ? `${text}e-2` : `${text.slice(0, e)}e${Number(text.slice(e + 1)) - 2}`);
 }
 
-/** Powers of ten a double holds exactly (10²² is the last). */
-const EXACT_TENS = Array.from({ length: 23 }, (_, n) => 10 ** n);
-const MAX_EXACT = 2 ** 53;
-
 /**
- * The number a JSON number's text names, times 10⁻², when one IEEE division gives it exactly: its
- * digits make an integer a double holds (at most 2⁵³) and the power of ten is exact (up to 10²²), so
- * the division's one rounding gives the nearest double, as Number() reads the text (Clinger's fast
- * path). Undefined otherwise (an exponent, more digits), and for text that is not a JSON number.
+ * An API percent's text as its fraction's text: the same digits with the decimal point moved two
+ * places ("2.4539877300613498" → "0.024539877300613498", "-5.2" → "-0.052", "5e-7" → "5e-9"), laid out
+ * as Number.prototype.toString lays out a number of those digits (no exponent from 1e-6 to 1e21).
+ *
+ * The text is the API's figure ÷ 100 exactly, so it reads back as the very double fraction() gives
+ * (both are that decimal, correctly rounded). Where the percent has at most 15 significant digits it is
+ * also String(fraction()) character for character: a double holds 15 digits, so no shorter text names
+ * it. With 16 or 17 it keeps the API's digits, where String() of the double may end otherwise
+ * (0.16666666666666664 against 0.16666666666666663, the same number). Moving the point costs a scan of
+ * the text; converting to a double and printing it back was most of the `daily` export's time.
+ * Text that is no number gives ''.
  */
-function exactHundredth(text: string): number | undefined {
-  let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
-  const negative = i === 1;
-  let digits = 0;
-  let decimals = 0;
-  let c = text.charCodeAt(i);
-  if (c === 48 /* 0 */) c = text.charCodeAt(++i);
-  else {
-    if (!(c >= 49 && c <= 57)) return undefined;
-    while (c >= 48 && c <= 57) {
-      digits = digits * 10 + (c - 48);
-      c = text.charCodeAt(++i);
-    }
-  }
-  if (c === 46 /* . */) {
-    c = text.charCodeAt(++i);
-    if (!(c >= 48 && c <= 57)) return undefined;
-    while (c >= 48 && c <= 57) {
-      digits = digits * 10 + (c - 48);
-      decimals += 1;
-      c = text.charCodeAt(++i);
-    }
-  }
-  // From 2⁵³ on, a sum may have been rounded (to 2⁵³ itself, too); below it every one is exact.
-  if (i !== text.length || digits >= MAX_EXACT) return undefined;
-  const power = EXACT_TENS[decimals + 2];
-  if (power === undefined) return undefined;
-  return negative ? -(digits / power) : digits / power;
-}
-
-/** fraction()'s result as text, from the percent's text (a cached record's number as written). */
 export function fractionText(percent: string): string {
-  const exact = exactHundredth(percent);
-  if (exact !== undefined) return String(exact);
-  const value = Number(`${percent}e-2`);
-  if (Number.isFinite(value)) return String(value);
-  const moved = hundredth(percent); // a text with an exponent of its own ("5e-7")
-  return Number.isFinite(moved) ? String(moved) : '';
+  const end = percent.length;
+  const negative = percent.charCodeAt(0) === 45; /* - */
+  let i = negative ? 1 : 0;
+  let digits = 0;
+  let point = -1;
+  let first = -1; // the first and last significant (non-zero) digits
+  let last = -1;
+  for (; i < end; i++) {
+    const c = percent.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits += 1;
+      if (c !== 48) {
+        if (first < 0) first = i;
+        last = i;
+      }
+    } else if (c === 46 /* . */ && point < 0) point = i;
+    else break;
+  }
+  if (digits === 0) return '';
+  let exponent = 0;
+  if (i < end) {
+    const c = percent.charCodeAt(i);
+    const power = percent.slice(i + 1);
+    if ((c !== 101 && c !== 69) /* e E */ || !/^[+-]?\d{1,6}$/.test(power)) return '';
+    exponent = Number(power);
+  }
+  if (first < 0) return '0';
+  const mantissaEnd = point < 0 ? i : point;
+  // The significant digits, and n with value = 0.digits × 10ⁿ (ECMAScript's n).
+  const significant =
+    point > first && point < last
+      ? percent.slice(first, point) + percent.slice(point + 1, last + 1)
+      : percent.slice(first, last + 1);
+  const n = (first < mantissaEnd ? mantissaEnd - first : mantissaEnd - first + 1) + exponent - 2;
+  // Beyond a double's range the decimal reads back as 0 or Infinity: write what that double is.
+  if (n > 309 || n < -323) {
+    const value = Number(`${percent.slice(0, i)}e${exponent - 2}`);
+    return Number.isFinite(value) ? String(value) : '';
+  }
+  const k = significant.length;
+  const sign = negative ? '-' : '';
+  if (k <= n && n <= 21) return sign + significant + '0'.repeat(n - k);
+  if (0 < n && n <= 21) return `${sign}${significant.slice(0, n)}.${significant.slice(n)}`;
+  if (-6 < n && n <= 0) return `${sign}0.${'0'.repeat(-n)}${significant}`;
+  const e = n - 1;
+  const mantissa = k > 1 ? `${significant[0]}.${significant.slice(1)}` : significant;
+  return `${sign}${mantissa}e${e < 0 ? '-' : '+'}${Math.abs(e)}`;
 }
 
 /** A field of an untyped record as a finite number, or null. */
