@@ -1,6 +1,14 @@
 // CSV as RFC 4180 (CRLF rows, quoted fields, doubled quotes) with OWASP's guard against formula injection.
 import { lastTwo } from './values';
-export type CsvValue = string | number | boolean | null;
+/**
+ * A number cell written as the text given: a figure whose digits a report keeps as they are (an API
+ * percent as its fraction, values.ts fractionCell), where String() of a double could end otherwise.
+ */
+export class NumberText {
+  constructor(readonly text: string) {}
+}
+
+export type CsvValue = string | number | boolean | null | NumberText;
 
 /** UTF-8 byte-order mark: Excel on Windows needs it to read UTF-8. */
 export const BOM = '\uFEFF';
@@ -29,6 +37,7 @@ export function csvCell(value: CsvValue): string {
   if (value === null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value instanceof NumberText) return value.text;
   if (value === '') return '';
   const text = needsNeutralising(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;

@@ -20,7 +20,7 @@ import {
   type ReportContext,
   type ReportDefinition,
 } from './types';
-import { fraction, fractionText, num, parseJson } from './values';
+import { fractionCell, fractionText, num, parseJson } from './values';
 
 const COUNTS = ['visitors', 'visits', 'clicks', 'carts', 'conversions', 'orders'] as const;
 const SIDES = ['control', 'variant'] as const;
@@ -112,7 +112,7 @@ export function* dailyRows(ctx: ReportContext): Generator<CsvValue[]> {
         date,
         side,
         ...DAILY_FIGURES.map((figure, i) =>
-          PERCENT[i] ? fraction(num(stats, figure)) : num(stats, figure),
+          PERCENT[i] ? fractionCell(num(stats, figure)) : num(stats, figure),
         ),
       ];
     }

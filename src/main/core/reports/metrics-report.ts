@@ -5,7 +5,7 @@ import { analysePerMetric, analyseSegments, type PerMetric } from '#shared/domai
 import type { CsvValue } from './csv';
 import { scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
-import { fraction, parseJson, relative } from './values';
+import { fraction, fractionCell, parseJson, relative } from './values';
 
 export const METRIC_NAMES = [
   'visitors',
@@ -89,10 +89,18 @@ export const METRIC_UNITS: Readonly<Record<MetricName, 'count' | 'currency' | 'f
   rpv: 'currency',
 };
 
+const PERCENTS: ReadonlySet<MetricName> = new Set(['cvr', 'acr', 'ctr']);
+
+/** A side's figure as a number: percents as fractions (what the relative lift is taken of). */
 function value(side: SideStatistics | null, metric: MetricName): number | null {
   if (!side) return null;
-  const raw = side[metric];
-  return metric === 'cvr' || metric === 'acr' || metric === 'ctr' ? fraction(raw) : raw;
+  return PERCENTS.has(metric) ? fraction(side[metric]) : side[metric];
+}
+
+/** A side's figure as its cell: percents as fraction cells (the API's digits, the point moved). */
+function valueCell(side: SideStatistics | null, metric: MetricName): CsvValue {
+  if (!side) return null;
+  return PERCENTS.has(metric) ? fractionCell(side[metric]) : side[metric];
 }
 
 function* segmentRows(
@@ -103,9 +111,14 @@ function* segmentRows(
   stats: PerMetric | null,
 ): Generator<CsvValue[]> {
   for (const metric of METRIC_NAMES) {
-    const c = value(control, metric);
-    const v = value(variant, metric);
-    const row: CsvValue[] = [...prefix, segment, metric, c, v, relative(c, v)];
+    const row: CsvValue[] = [
+      ...prefix,
+      segment,
+      metric,
+      valueCell(control, metric),
+      valueCell(variant, metric),
+      relative(value(control, metric), value(variant, metric)),
+    ];
     if (metric === 'cvr' || metric === 'acr' || metric === 'ctr') {
       const count = RATE_COUNTS[metric];
       const analysis = stats?.[metric] ?? null;

@@ -19,7 +19,7 @@ import type { CsvValue } from './csv';
 import { packedResultsHead, resultsHead, revenueDays, type ResultsHead } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
-import { fraction, oneLine, parseJson, tagsCell, utc } from './values';
+import { fractionCell, oneLine, parseJson, tagsCell, utc } from './values';
 
 const DAY_MS = 86_400_000;
 
@@ -148,10 +148,10 @@ export const TESTS_COLUMNS: readonly Column[] = [
 
 type Goal = { rate: 'cvr' | 'rpv' | 'aov' | 'acr' | 'ctr' } | null;
 
-function goalValue(results: ResultsHead, side: 'control' | 'variant', goal: Goal): number | null {
+function goalValue(results: ResultsHead, side: 'control' | 'variant', goal: Goal): CsvValue {
   if (!goal) return null;
   const value = results[side][goal.rate];
-  return goal.rate === 'rpv' || goal.rate === 'aov' ? value : fraction(value);
+  return goal.rate === 'rpv' || goal.rate === 'aov' ? value : fractionCell(value);
 }
 
 function daysRunning(startAt: string | null, endAt: string | null, now: number): number | null {
@@ -262,7 +262,7 @@ function rowCells(
     goal?.rate ?? null,
     results ? goalValue(results, 'control', goal) : null,
     results ? goalValue(results, 'variant', goal) : null,
-    results ? fraction(results.lift) : null,
+    results ? fractionCell(results.lift) : null,
     results?.variantProbabilityWin ?? null,
     lifecycle.tier,
     lifecycle.leading,

@@ -1,5 +1,5 @@
 // Cell values from cached records: timestamps in UTC, API percents as fractions, numbers read defensively.
-import type { CsvValue } from './csv';
+import { NumberText, type CsvValue } from './csv';
 
 /** A timestamp as ISO 8601 in UTC ('…Z'); text the clock cannot read is kept as sent. */
 export function utc(value: string | null | undefined): string | null {
@@ -17,6 +17,16 @@ export function fraction(percent: number | null | undefined): number | null {
   if (typeof percent !== 'number' || !Number.isFinite(percent)) return null;
   const value = Number(`${percent}e-2`);
   return Number.isFinite(value) ? value : hundredth(String(percent)); // 1e-7 is written with an exponent
+}
+
+/**
+ * An API percent as a fraction cell: its text (String(n), as the cached record holds it) with the
+ * point moved (fractionText), so every report writes a percent's fraction with the API's own digits
+ * and reads it back as fraction() gives it. Null kept.
+ */
+export function fractionCell(percent: number | null | undefined): NumberText | null {
+  if (typeof percent !== 'number' || !Number.isFinite(percent)) return null;
+  return new NumberText(fractionText(String(percent)));
 }
 
 /**

@@ -8,7 +8,7 @@
 // little: an OPC zip of a handful of XML parts, written here with node:zlib (deflate, crc32).
 import type { Writable } from 'node:stream';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import type { CsvValue } from './csv';
+import { NumberText, type CsvValue } from './csv';
 import type { CellKind } from './types';
 import { lastTwo } from './values';
 import { sinkFor, Utf8Chunks } from './write-file';
@@ -264,6 +264,8 @@ function columnCells(column: SheetColumn, number: boolean) {
       if (value === null) return '';
       if (typeof value === 'number') return numberCell(value);
       if (typeof value === 'boolean') return `${styled} t="b"><v>${value ? 1 : 0}</v></c>`;
+      if (value instanceof NumberText)
+        return value.text === '' ? '' : `${styled}><v>${value.text}</v></c>`;
       return remembered(value);
     },
     text(value: string | null): string {
