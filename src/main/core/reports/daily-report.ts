@@ -4,14 +4,7 @@
 // converts a number to a double and back.
 import { unpackJson } from '../db/values';
 import { csvCell, csvTextRows, type CsvValue } from './csv';
-import {
-  CONTROL_AT,
-  DAILY_FIGURES,
-  VARIANT_AT,
-  dailyMatches,
-  type DailyFigure,
-  type DayMatch,
-} from './results-text';
+import { CONTROL_AT, DAILY_FIGURES, VARIANT_AT, dailyMatches, type DayMatch } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
 import {
   NUMBER_KINDS,
@@ -20,7 +13,7 @@ import {
   type ReportContext,
   type ReportDefinition,
 } from './types';
-import { fractionCell, fractionText, num, parseJson } from './values';
+import { PERCENT_FIGURES, fractionCell, fractionText, num, parseJson } from './values';
 
 const COUNTS = ['visitors', 'visits', 'clicks', 'carts', 'conversions', 'orders'] as const;
 const SIDES = ['control', 'variant'] as const;
@@ -76,8 +69,7 @@ function testIdOf(testJson: string): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-/** The figures the API sends in percent: the report writes them as fractions. */
-const PERCENT_FIGURES: ReadonlySet<DailyFigure> = new Set(['cvr', 'acr', 'ctr']);
+/** Whether each of DAILY_FIGURES is a percent, written as its fraction. */
 const PERCENT = DAILY_FIGURES.map((figure) => PERCENT_FIGURES.has(figure));
 
 /** A parsed record's days in date order, each side that is there (a day or side missing has no row). */

@@ -5,7 +5,7 @@ import { analysePerMetric, analyseSegments, type PerMetric } from '#shared/domai
 import type { CsvValue } from './csv';
 import { scopedTests } from './source';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
-import { fraction, fractionCell, parseJson, relative } from './values';
+import { PERCENT_FIGURES, fraction, fractionCell, parseJson, relative } from './values';
 
 export const METRIC_NAMES = [
   'visitors',
@@ -89,18 +89,16 @@ export const METRIC_UNITS: Readonly<Record<MetricName, 'count' | 'currency' | 'f
   rpv: 'currency',
 };
 
-const PERCENTS: ReadonlySet<MetricName> = new Set(['cvr', 'acr', 'ctr']);
-
 /** A side's figure as a number: percents as fractions (what the relative lift is taken of). */
 function value(side: SideStatistics | null, metric: MetricName): number | null {
   if (!side) return null;
-  return PERCENTS.has(metric) ? fraction(side[metric]) : side[metric];
+  return PERCENT_FIGURES.has(metric) ? fraction(side[metric]) : side[metric];
 }
 
 /** A side's figure as its cell: percents as fraction cells (the API's digits, the point moved). */
 function valueCell(side: SideStatistics | null, metric: MetricName): CsvValue {
   if (!side) return null;
-  return PERCENTS.has(metric) ? fractionCell(side[metric]) : side[metric];
+  return PERCENT_FIGURES.has(metric) ? fractionCell(side[metric]) : side[metric];
 }
 
 function* segmentRows(

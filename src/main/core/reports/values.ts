@@ -19,6 +19,9 @@ export function fraction(percent: number | null | undefined): number | null {
   return Number.isFinite(value) ? value : hundredth(String(percent)); // 1e-7 is written with an exponent
 }
 
+/** The side figures the API sends in percent, which the reports write as fractions. */
+export const PERCENT_FIGURES: ReadonlySet<string> = new Set(['cvr', 'acr', 'ctr']);
+
 /**
  * An API percent as a fraction cell: its text (String(n), as the cached record holds it) with the
  * point moved (fractionText), so every report writes a percent's fraction with the API's own digits
