@@ -59,6 +59,7 @@ export const EVENT_NAMES = [
   'settings.changed',
   'results.changed',
   'decisions.changed',
+  'decisions.progress',
   'decisions.news',
   'decisions.ready',
   'decisions.open',

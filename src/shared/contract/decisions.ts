@@ -131,6 +131,19 @@ export const DecisionsReady = z.object({
 export type DecisionsReady = z.infer<typeof DecisionsReady>;
 export const MAX_READY_LISTED = 20;
 
+/**
+ * Calls being made again in the background (a settings or plan change, or calls of an older version at
+ * start-up), told once that has taken over a second: `done` of `total` so far, `total` being the stale
+ * calls counted when it started (or more, if a sync made more stale meanwhile). The last event of a
+ * refresh has `done` equal to `total`.
+ */
+export const DecisionsProgress = z.object({
+  storeId: StoreId.nullable(),
+  done: z.int().nonnegative(),
+  total: z.int().nonnegative(),
+});
+export type DecisionsProgress = z.infer<typeof DecisionsProgress>;
+
 export const decisions = {
   /** Every call with all of its row's fields (the CLI's `decisions`, its `--json`). */
   list: method(ScopeInput, DecisionList),

@@ -1,7 +1,7 @@
 // Every event a host forwards to the renderer, and the core's events as one discriminated union.
 import { z } from 'zod';
 import { MENU_COMMANDS } from '../channels';
-import { DecisionNews, DecisionsReady } from './decisions';
+import { DecisionNews, DecisionsProgress, DecisionsReady } from './decisions';
 import { ExportProgress } from './reports';
 import { Settings } from './settings';
 import { SyncProgress, SyncReport, type SyncPhase } from './sync';
@@ -56,6 +56,8 @@ export const events = {
    * of any store) reload.
    */
   'decisions.changed': z.object({ storeId: z.string().nullable() }),
+  /** Calls being made again in the background moved on (throttled, once it takes over a second). */
+  'decisions.progress': DecisionsProgress,
   /** The count of calls changed since the user last looked moved (a sync changed some, or the user looked). */
   'decisions.news': DecisionNews,
   /**
@@ -140,6 +142,7 @@ export function changesOf(event: AppEvent): DataChange | null {
       return { resources: ['decisions'], storeId: event.payload.storeId };
     case 'sync.started':
     case 'reports.progress':
+    case 'decisions.progress':
     case 'decisions.news':
     case 'decisions.ready':
     case 'decisions.open':

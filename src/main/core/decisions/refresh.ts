@@ -3,12 +3,18 @@
 // tick of the event loop, so a cache of thousands of tests never holds up the window's first paint.
 import type { CoreEvent } from '#shared/contract/index';
 import { listStoreRows } from '../db/cache/stores';
-import { refreshDecisionsStep } from '../db/cache/decisions';
+import { refreshDecisionsStep, staleCount } from '../db/cache/decisions';
 import type { Db } from '../db/types';
 
 /** Rows and milliseconds per step: under a millisecond a call from its facts, so a step stays well under a frame or two. */
 export const REFRESH_STEP_ROWS = 50;
 export const REFRESH_STEP_MS = 25;
+/**
+ * A refresh says how far it is (decisions.progress) once it has run this long, then at most every
+ * PROGRESS_EVERY_MS: a settings change over thousands of tests takes seconds, and the window says so.
+ */
+export const PROGRESS_AFTER_MS = 1000;
+export const PROGRESS_EVERY_MS = 250;
 
 export interface DecisionRefresh {
   /**
@@ -31,6 +37,12 @@ type Job = {
   afterSeq: number;
   decided: number;
   waiters: (() => void)[];
+  /** Calls made since the job (re)started, of `total` (counted when first told); when it (re)started. */
+  done: number;
+  total: number | null;
+  startedAt: number;
+  /** When progress was last told, or null while it has not been. */
+  toldAt: number | null;
 };
 
 export function createDecisionRefresh(deps: {
@@ -50,12 +62,51 @@ export function createDecisionRefresh(deps: {
   const storesOf = (storeId: string | null): string[] =>
     storeId === null ? listStoreRows(db).map((store) => store.id) : [storeId];
 
+  /** The job's walk from the start. */
+  function begin(
+    job: Pick<Job, 'storeId'>,
+  ): Pick<Job, 'stores' | 'afterSeq' | 'done' | 'total' | 'startedAt'> {
+    return { stores: storesOf(job.storeId), afterSeq: 0, done: 0, total: null, startedAt: now() };
+  }
+
+  /**
+   * The calls the job has to make in all: those made, and those its stores still hold stale. Counted
+   * only once it is told (a refresh over a second), never on the way to the window's first paint.
+   */
+  function totalOf(job: Job): number {
+    let left = 0;
+    try {
+      for (const store of job.stores) left += staleCount(db, store);
+    } catch (error) {
+      // Only the progress's total is lost: the steps report their own failure.
+      console.error('[splitbook] stale calls could not be counted:', error);
+    }
+    return job.done + left;
+  }
+
+  /** Tells the job's progress, at most every PROGRESS_EVERY_MS once it has run PROGRESS_AFTER_MS; `last` always, once told. */
+  function tell(job: Job, last: boolean): void {
+    const at = now();
+    if (job.toldAt === null) {
+      if (last || at - job.startedAt < PROGRESS_AFTER_MS) return;
+    } else if (!last && at - job.toldAt < PROGRESS_EVERY_MS) return;
+    job.toldAt = at;
+    job.total ??= totalOf(job);
+    // A sync may make more calls stale while this runs: the total is never below what was done.
+    const total = Math.max(job.total, job.done);
+    emit({
+      name: 'decisions.progress',
+      payload: { storeId: job.storeId, done: last ? total : job.done, total },
+    });
+  }
+
   function schedule(): void {
     if (scheduled === null && !stopped) scheduled = setImmediate(tick);
   }
 
   function finish(job: Job): void {
     jobs.splice(jobs.indexOf(job), 1);
+    tell(job, true);
     if (job.announce || job.decided > 0) {
       emit({ name: 'decisions.changed', payload: { storeId: job.storeId } });
     }
@@ -89,6 +140,8 @@ export function createDecisionRefresh(deps: {
         at: new Date(clock()).toISOString(),
       });
       job.decided += step.decided;
+      job.done += step.decided;
+      tell(job, false);
       if (step.afterSeq === null) {
         job.stores.shift();
         job.afterSeq = 0;
@@ -112,18 +165,17 @@ export function createDecisionRefresh(deps: {
         const running = jobs.find((job) => job.storeId === storeId);
         if (running) {
           // The settings moved again: every row must be checked against the new key, from the start.
-          running.stores = storesOf(storeId);
-          running.afterSeq = 0;
+          Object.assign(running, begin(running));
           running.announce ||= announce;
           running.waiters.push(resolve);
         } else {
           jobs.push({
             storeId,
             announce,
-            stores: storesOf(storeId),
-            afterSeq: 0,
             decided: 0,
             waiters: [resolve],
+            toldAt: null,
+            ...begin({ storeId }),
           });
         }
         schedule();

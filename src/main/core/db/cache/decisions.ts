@@ -395,16 +395,33 @@ function staleRows(
   const sql = `
     SELECT t.seq, t.id AS testId, traw.raw_json AS testJson, r.rate_fits IS NULL AS noFits,
       f.version AS factsVersion, f.test_hash AS testHash, f.facts, f.days, ${plan.columns}
-    FROM tests t
-    JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-    JOIN tests_raw traw ON traw.seq = t.seq
-    LEFT JOIN results_facts f ON f.store_id = r.store_id AND f.test_id = r.test_id
-    ${plan.join}
-    WHERE t.store_id = ? AND t.seq > ?
-      AND (t.decision_key IS NULL OR t.decision_key IS NOT (? || ${plan.key}) OR r.rate_fits IS NULL)
+    ${staleTests(
+      plan,
+      `JOIN tests_raw traw ON traw.seq = t.seq
+       LEFT JOIN results_facts f ON f.store_id = r.store_id AND f.test_id = r.test_id`,
+    )}
     ORDER BY t.seq
     LIMIT ?`;
   return statement<StaleRow>(db, sql).all(storeId, afterSeq, basis.key, limit);
+}
+
+/**
+ * The stale tests of a store after a seq (parameters: store id, seq, the basis' key): missing or stale
+ * calls, or results without their rate fits. `joins` adds what a reader takes besides.
+ */
+function staleTests(plan: ReturnType<typeof planJoin>, joins = ''): string {
+  return `FROM tests t
+    JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
+    ${joins}
+    ${plan.join}
+    WHERE t.store_id = ? AND t.seq > ?
+      AND (t.decision_key IS NULL OR t.decision_key IS NOT (? || ${plan.key}) OR r.rate_fits IS NULL)`;
+}
+
+/** How many calls of a store refreshDecisionsStep has to make now (what its progress counts up to). */
+export function staleCount(db: Db, storeId: string): number {
+  const sql = `SELECT count(*) AS n ${staleTests(planJoin(db))}`;
+  return statement<{ n: number }>(db, sql).get(storeId, 0, storeBasis(db, storeId).key)?.n ?? 0;
 }
 
 function parsed<T>(
