@@ -3,18 +3,16 @@
 // (every call made again, a step at a time, as the core's background refresh does).
 import { join } from 'node:path';
 import { createSimulator } from '#simulator/index';
-import { insertStore } from '#core/db/cache/stores';
 import { openDatabase } from '#core/db/open';
 import {
   readGlobalDecisionSettings,
   refreshDecisionsStep,
   writeGlobalDecisionSettings,
 } from '#core/db/cache/decisions';
-import { upsertResults } from '#core/db/cache/results';
-import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { decisionLines, decisionRows, storePositions } from '#core/db/cache/decisions';
 import { decisionList } from '#core/services/decisions';
+import { cacheSimulatedStores } from '../test/support/simulated-cache';
 import { fmt, percentile, printFigures, timed, withTempDir } from './support';
 
 const STORES = 20;
@@ -50,38 +48,8 @@ export async function benchDecisionsView(): Promise<void> {
     });
     const db = openDatabase(join(dir, 'cache.db'), { userDataFile: join(dir, 'user.db') });
     const at = new Date(sim.now()).toISOString();
-    const storeIds: string[] = [];
-    let withResults = 0;
     const writeStarted = performance.now();
-    for (const [i, store] of sim.stores.entries()) {
-      const storeId = `s${i}`;
-      storeIds.push(storeId);
-      insertStore(db, {
-        id: storeId,
-        name: store.name,
-        baseUrl: 'http://bench',
-        kind: 'api',
-        keyStorage: 'none',
-        createdAt: at,
-      });
-      const tests = sim.snapshot(store.name).tests;
-      upsertTests(db, { storeId, tests, runId: 'bench', syncedAt: at });
-      db.transaction(() => {
-        for (const test of tests) {
-          const results = sim.results(store.name, test.id);
-          if (!results) continue;
-          withResults += 1;
-          upsertResults(db, {
-            storeId,
-            testId: test.id,
-            results,
-            fetchedAt: at,
-            testUpdatedAt: test.updatedAt,
-            testStatus: test.status,
-          });
-        }
-      })();
-    }
+    const { storeIds, withResults } = cacheSimulatedStores(db, sim, at);
     const writeMs = performance.now() - writeStarted;
 
     // What the view asks for on opening (decisions.lines): every call's line, without the basis text

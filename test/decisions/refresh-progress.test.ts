@@ -4,15 +4,12 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSimulator } from '#simulator/index';
-import { insertStore } from '#core/db/cache/stores';
 import { openDatabase } from '#core/db/open';
 import {
   readGlobalDecisionSettings,
   staleCount,
   writeGlobalDecisionSettings,
 } from '#core/db/cache/decisions';
-import { upsertResults } from '#core/db/cache/results';
-import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import {
   createDecisionRefresh,
@@ -21,6 +18,7 @@ import {
 } from '#core/decisions/refresh';
 import type { CoreEvent } from '#shared/contract/index';
 import { tempDir } from '../support/core';
+import { cacheSimulatedStores } from '../support/simulated-cache';
 
 const dir = tempDir('splitbook-refresh-progress-');
 afterAll(() => dir.remove());
@@ -36,32 +34,7 @@ function cacheWithCalls(name: string): { db: Db; storeIds: string[]; at: string 
     userDataFile: join(dir.path, `${name}-user.db`),
   });
   const at = new Date(sim.now()).toISOString();
-  const storeIds = sim.stores.map((store, i) => {
-    const storeId = `s${i}`;
-    insertStore(db, {
-      id: storeId,
-      name: store.name,
-      baseUrl: 'http://test',
-      kind: 'api',
-      keyStorage: 'none',
-      createdAt: at,
-    });
-    const tests = sim.snapshot(store.name).tests;
-    upsertTests(db, { storeId, tests, runId: 'r', syncedAt: at });
-    for (const test of tests) {
-      const results = sim.results(store.name, test.id);
-      if (results)
-        upsertResults(db, {
-          storeId,
-          testId: test.id,
-          results,
-          fetchedAt: at,
-          testUpdatedAt: test.updatedAt,
-          testStatus: test.status,
-        });
-    }
-    return storeId;
-  });
+  const { storeIds } = cacheSimulatedStores(db, sim, at);
   return { db, storeIds, at };
 }
 

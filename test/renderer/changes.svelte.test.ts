@@ -2,29 +2,9 @@
 // refresh, and a running sync refreshes at most every 2 s (only what is on screen), as views see it.
 import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { EventName, EventPayload, Resource } from '#shared/contract/index';
-
-const listeners = vi.hoisted(() => new Map<string, Set<(payload: never) => void>>());
-// The bridge as the browser host's page has it: what the core emits reaches `on` listeners.
-vi.hoisted(() => {
-  vi.stubGlobal('window', {
-    splitbook: {
-      on(name: string, listener: (payload: never) => void) {
-        const set = listeners.get(name) ?? new Set();
-        set.add(listener);
-        listeners.set(name, set);
-        return () => set.delete(listener);
-      },
-    },
-  });
-});
-
+import type { Resource } from '#shared/contract/index';
+import { emit, listeners } from './bridge-stub';
 import { Changes, followChanges, type Scope } from '../../src/renderer/src/lib/changes.svelte';
-
-function emit<E extends EventName>(name: E, payload: EventPayload<E>) {
-  for (const listener of listeners.get(name) ?? [])
-    (listener as (p: EventPayload<E>) => void)(payload);
-}
 
 /** A view: its effect reads the version of what it shows and counts the reloads a change asks for. */
 function view(changes: Changes, resources: readonly Resource[], scope: Scope) {
