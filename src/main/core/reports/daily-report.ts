@@ -3,7 +3,7 @@
 // cached as, and its percents with the point moved (dailyTextRows, dailyCsvLines), so an export never
 // converts a number to a double and back.
 import { unpackJson } from '../db/values';
-import { csvCell, csvTextRows, type CsvValue } from './csv';
+import { csvCell, csvTextRows, NumberText, type CsvValue } from './csv';
 import { CONTROL_AT, DAILY_FIGURES, VARIANT_AT, dailyMatches, type DayMatch } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
 import {
@@ -90,6 +90,13 @@ function* parsedSides(
   }
 }
 
+/** A parsed side's figure cells: numbers as they are, percents as fraction cells. */
+function parsedCells(stats: object): CsvValue[] {
+  return DAILY_FIGURES.map((figure, i) =>
+    PERCENT[i] ? fractionCell(num(stats, figure)) : num(stats, figure),
+  );
+}
+
 /** Dates in order; a day missing from a sparse map has no row; a side missing from a day has no row. */
 export function* dailyRows(ctx: ReportContext): Generator<CsvValue[]> {
   for (const row of scopedTests(ctx, true)) {
@@ -97,36 +104,24 @@ export function* dailyRows(ctx: ReportContext): Generator<CsvValue[]> {
     const testId = testIdOf(row.testJson);
     if (testId === null) continue;
     for (const { date, side, stats } of parsedSides(row.resultsJson)) {
-      yield [
-        row.storeName,
-        row.storeId,
-        testId,
-        date,
-        side,
-        ...DAILY_FIGURES.map((figure, i) =>
-          PERCENT[i] ? fractionCell(num(stats, figure)) : num(stats, figure),
-        ),
-      ];
+      yield [row.storeName, row.storeId, testId, date, side, ...parsedCells(stats)];
     }
   }
 }
 
 /**
- * A figure's cell text: a number as its text, a percent as its fraction's (fractionText: the API's
- * digits, the point moved), 'null' or a missing figure as an empty cell. One rule for the figures
- * matched in the cached text and for those of a record parsed whole.
+ * A matched figure's cell text: a number as its text, a percent as its fraction's (fractionText: the
+ * API's digits, the point moved, as fractionCell writes a parsed one), 'null' as an empty cell.
  */
 function figureText(text: string | undefined, percent: boolean | undefined): string | null {
   if (text === undefined || text === 'null') return null;
   return percent ? fractionText(text) : text;
 }
 
-/** A parsed side's figures as text: String(n) is the text JSON.stringify cached it as. */
-function parsedFigures(stats: object): (string | null)[] {
-  return DAILY_FIGURES.map((figure, i) => {
-    const value = num(stats, figure);
-    return figureText(value === null ? undefined : String(value), PERCENT[i]);
-  });
+/** A cell as text: a number as String(n) (the text JSON.stringify cached it as), a fraction cell's own. */
+function cellText(value: CsvValue): string | null {
+  if (value === null) return null;
+  return value instanceof NumberText ? value.text : String(value);
 }
 
 /** Where each figure is in a day's match, in DAILY_FIGURES' order, for each side. */
@@ -173,7 +168,7 @@ function* parsedTextRows({
   text,
 }: DailyRecord): Generator<(string | null)[]> {
   for (const { date, side, stats } of parsedSides(text))
-    yield [storeName, storeId, testId, date, side, ...parsedFigures(stats)];
+    yield [storeName, storeId, testId, date, side, ...parsedCells(stats).map(cellText)];
 }
 
 /** The same rows as dailyRows, each number as its text and each percent as its fraction's text. */
