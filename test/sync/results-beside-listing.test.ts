@@ -1,5 +1,5 @@
-// A run asks for the results of a listing page's tests as soon as the page (or a part of it) is written,
-// beside the rest of the listing: real loopback HTTP, a real SQLite file. A page is written in parts,
+// A run asks for the results of a listing page's tests as soon as the page is in hand, beside the rest
+// of the listing: real loopback HTTP, a real SQLite file. A page is written in parts,
 // its resume point with the last; a run-fatal results answer stops the listing; a listing that fails
 // waits for the results in flight, keeps what was written, and writes nothing after its report.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -144,9 +144,10 @@ describe('results fetched beside the listing', () => {
       counters: noCounters(),
       now: () => new Date().toISOString(),
     };
-    await pullTests(ctx, PER_PAGE, 1, (ids) =>
-      parts.push([ids.length, getSyncState(db, 's')?.nextPage ?? null]),
-    );
+    await pullTests(ctx, PER_PAGE, 1, {
+      listed: () => {},
+      written: (ids) => parts.push([ids.length, getSyncState(db, 's')?.nextPage ?? null]),
+    });
     expect(parts).toEqual([
       [25, 1],
       [25, 1],
@@ -162,8 +163,10 @@ describe('results fetched beside the listing', () => {
   it('stops the listing at a run-fatal results answer (the key refused)', async () => {
     const log: Log = [];
     server = await store(log, {
-      results: (_id, res) => sendProblem(res, 401, 'Unauthorized', 'Unknown API key'),
-      afterResultsMs: 200,
+      // Refused 100 ms after it is asked: page 1 (asked for as soon as it is in) is written by then.
+      results: (_id, res) =>
+        void setTimeout(() => sendProblem(res, 401, 'Unauthorized', 'Unknown API key'), 100),
+      afterResultsMs: 300,
     });
     const db = openCache();
     const report = await engineFor(db, server.url).run('s');

@@ -204,12 +204,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         edits = await pushInRun(ctx, edits);
         if (ctx.signal.aborted) throw new DOMException('Cancelled', 'AbortError');
       }
-      // Results are fetched from the listing's first written part on, beside the rest of it; a
-      // run-fatal results error (the key refused, the disk full) stops the listing too.
+      // Results are fetched from the listing's first page on, beside the rest of it; a run-fatal
+      // results error (the key refused, the disk full) stops the listing too.
       const results = startResults(ctx, deps.resultsConcurrency, deps.resultsDecoder);
       const listing = { ...ctx, signal: AbortSignal.any([ctx.signal, results.failed]) };
       try {
-        await pullTests(listing, deps.perPage, LISTING_AHEAD, (testIds) => results.offer(testIds));
+        await pullTests(listing, deps.perPage, LISTING_AHEAD, results);
       } catch (error) {
         await results.abandon();
         // Stopped by the results' failure: that is the run's error, not the listing's abort.

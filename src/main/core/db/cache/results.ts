@@ -329,6 +329,37 @@ export function resultsCandidatesOf(
   );
 }
 
+/** The cached results' basis of a ResultsCandidate: what they were fetched for, and when. */
+export type CachedResultsBasis = Pick<
+  ResultsCandidate,
+  'fetchedAt' | 'fetchedForUpdatedAt' | 'fetchedForStatus'
+>;
+
+const CACHED_RESULTS_OF = `
+  SELECT ids.value AS id, r.fetched_at AS fetchedAt, r.test_updated_at AS fetchedForUpdatedAt,
+         r.test_status AS fetchedForStatus
+  FROM json_each(?) ids
+  JOIN results r ON r.store_id = ? AND r.test_id = ids.value`;
+
+/**
+ * The cached results' basis of the given tests, by id: of tests listed but not yet written, whose
+ * rows may not exist (a test without cached results is absent).
+ */
+export function cachedResultsOf(
+  db: Db,
+  storeId: string,
+  testIds: readonly string[],
+): Map<string, CachedResultsBasis> {
+  const rows =
+    testIds.length === 0
+      ? []
+      : statement<CachedResultsBasis & { id: string }>(db, CACHED_RESULTS_OF).all(
+          JSON.stringify(testIds),
+          storeId,
+        );
+  return new Map(rows.map(({ id, ...basis }) => [id, basis]));
+}
+
 /** Rows the backfill fills per call: a cache of 10,000 tests with results takes ~1 s at most. */
 export const ALERTS_BACKFILL_LIMIT = 20_000;
 

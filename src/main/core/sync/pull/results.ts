@@ -1,10 +1,11 @@
 // Pull phase 2: results of the launched tests that can have changed since they were fetched.
 import { isLaunched } from '#shared/domain/lifecycle';
-import { ApiError } from '../../api';
+import { ApiError, type Decoded } from '../../api';
 import { freshnessMaxAgeMs } from '#shared/contract/settings';
 import { markResourceSynced } from '../../db/cache/sync-state';
 import { readSettings } from '../../db/user/settings';
 import {
+  cachedResultsOf,
   resultsCandidates,
   resultsCandidatesOf,
   resultsContext,
@@ -35,6 +36,13 @@ export function liveResultsMaxAgeMs(db: Db): number {
 
 /** A launched test whose results must be (re)fetched, with what upsertResults records. */
 export type TestNeedingResults = { id: string; updatedAt: string; status: string };
+
+/**
+ * A test taken for results. One taken from a listing page before the page was written carries
+ * `confirmed`: true once its row is written and still needs results, false when it was not (its
+ * answer is then dropped, unread).
+ */
+type TakenTest = TestNeedingResults & { confirmed?: Promise<boolean> };
 
 /**
  * The launched tests whose results can have changed since they were cached: never fetched, edited
@@ -83,13 +91,25 @@ function setAsideKindOf(error: unknown): 'transient' | 'refused' | 'invalid' {
   return 'refused';
 }
 
-/** Results being fetched for one run: started before the listing, fed by it, finished after it. */
-export interface ResultsPull {
+/** What the listing tells the results pull (pull/tests.ts): each page in hand, each part written. */
+export interface ListingListener {
   /**
-   * Tests a part of the listing just wrote: those that need results are fetched now, beside the rest
-   * of the listing, so the store's rate limit is not left unused while the listing is written.
+   * A listing page in hand, before any of it is written: its tests that need results, by the page's
+   * own figures and the results cached, are asked for at once. Twenty stores' pages wait seconds for
+   * their turn to be written; the stores' rate limits are not left unused meanwhile. An answer is read
+   * and written only once `written` has confirmed its test.
    */
-  offer(testIds: readonly string[]): void;
+  listed(tests: readonly TestNeedingResults[]): void;
+  /**
+   * A part of the listing committed: `stored` of the tests it `held` are in the cache. Those that need
+   * results, by their rows, are fetched (those asked for when listed, if unchanged, are confirmed);
+   * those asked for when listed that are not stored, or need no results after all, are dropped.
+   */
+  written(stored: readonly string[], held: readonly string[]): void;
+}
+
+/** Results being fetched for one run: started before the listing, fed by it, finished after it. */
+export interface ResultsPull extends ListingListener {
   /**
    * Aborts when a results request or write meets a run-fatal error (the key refused, a full disk),
    * with that error as its reason: the listing stops at it, and the run reports it.
@@ -103,6 +123,9 @@ export interface ResultsPull {
   /** The listing failed: takes no more, waits for the requests in flight, keeps what was written. */
   abandon(): Promise<void>;
 }
+
+/** A test with no results cached. */
+const NO_CACHED_RESULTS = { fetchedAt: null, fetchedForUpdatedAt: null, fetchedForStatus: null };
 
 /** What a test was when this run took it: a test changed since (a shifted listing) is taken again. */
 const takenAs = (test: TestNeedingResults) => `${test.updatedAt}\u0000${test.status}`;
@@ -122,8 +145,10 @@ export function startResults(
     now: ctx.now(),
     liveMaxAgeMs: liveResultsMaxAgeMs(db),
   });
-  const queue: TestNeedingResults[] = [];
+  const queue: TakenTest[] = [];
   const taken = new Map<string, string>();
+  /** Tests taken from a listing page not yet written, by id: how to confirm or drop each. */
+  const unconfirmed = new Map<string, (keep: boolean) => void>();
   const workers = new Set<Promise<void>>();
   let done = 0;
   /** Tests taken in all; null while the listing goes on (its progress is shown then). */
@@ -167,19 +192,40 @@ export function startResults(
     });
   }
 
-  async function fetchOne(test: TestNeedingResults): Promise<void> {
+  /** Confirms or drops a test taken from a listing page; a dropped one was never taken. */
+  function confirm(id: string, keep: boolean): void {
+    const settle = unconfirmed.get(id);
+    if (!settle) return;
+    unconfirmed.delete(id);
+    if (!keep) taken.delete(id);
+    settle(keep);
+  }
+
+  /** Drops every test still unconfirmed: the listing ended or stopped before writing them. */
+  function dropUnconfirmed(): void {
+    for (const id of [...unconfirmed.keys()]) confirm(id, false);
+  }
+
+  async function fetchOne(test: TakenTest): Promise<void> {
+    /** False for a test taken from its listing page and then dropped: its answer is not ours to keep. */
+    const kept = async () => (test.confirmed ? await test.confirmed : true);
     try {
       counters.requests += 1;
-      // The context (the test's record, the call's basis) is read when the answer is in hand.
-      const read = (text: string) =>
-        decoder.decode(text, resultsContext(db, storeId, test.id, ctx.now()));
-      fetched(test, await client.getResultsWith(test.id, read, { signal }));
+      // The context (the test's record, the call's basis) is read when the answer is in hand, and
+      // the test's row is written.
+      const read = async (text: string): Promise<Decoded<PreparedResults | null>> =>
+        (await kept())
+          ? decoder.decode(text, resultsContext(db, storeId, test.id, ctx.now()))
+          : { kind: 'ok', value: null };
+      const ready = await client.getResultsWith(test.id, read, { signal });
+      if (ready !== null) fetched(test, ready);
       return;
     } catch (error) {
       if (isRunFatal(error)) {
         fail(error);
         return;
       }
+      if (!(await kept())) return;
       // A launched test with no results yet is not a fault of the store.
       if (!(error instanceof ApiError && error.status === 404)) {
         // The cause in words ("Service unavailable. acme.example answered 503."), not the request line:
@@ -216,7 +262,7 @@ export function startResults(
     }
   }
 
-  function take(tests: readonly TestNeedingResults[]): void {
+  function take(tests: readonly TakenTest[]): void {
     for (const test of tests) {
       if (taken.get(test.id) === takenAs(test)) continue;
       taken.set(test.id, takenAs(test));
@@ -234,19 +280,52 @@ export function startResults(
     writes.flush();
   }
 
+  const freshAt = () => {
+    const fresh = freshness();
+    return { now: Date.parse(fresh.now), maxAgeMs: fresh.liveMaxAgeMs };
+  };
+
   return {
-    offer(testIds) {
+    listed(tests) {
       if (stopped || fatal !== null) return;
-      const fresh = freshness();
-      const at = { now: Date.parse(fresh.now), maxAgeMs: fresh.liveMaxAgeMs };
-      take(
-        resultsCandidatesOf(db, storeId, testIds)
-          .filter((test) => needsResults(test, at))
-          .map(({ id, updatedAt, status }) => ({ id, updatedAt, status })),
+      const at = freshAt();
+      const cached = cachedResultsOf(
+        db,
+        storeId,
+        tests.map((test) => test.id),
       );
+      const ahead: TakenTest[] = [];
+      for (const { id, updatedAt, status } of tests) {
+        // Taken already in this run (a listing that shifted lists a test twice): its row decides.
+        if (taken.has(id)) continue;
+        const basis = cached.get(id) ?? NO_CACHED_RESULTS;
+        if (!needsResults({ id, updatedAt, status, ...basis }, at)) continue;
+        const confirmed = new Promise<boolean>((settle) => unconfirmed.set(id, settle));
+        ahead.push({ id, updatedAt, status, confirmed });
+      }
+      take(ahead);
+    },
+    written(stored, held) {
+      const at = freshAt();
+      const needed =
+        stopped || fatal !== null
+          ? []
+          : resultsCandidatesOf(db, storeId, stored).filter((test) => needsResults(test, at));
+      const rest: TestNeedingResults[] = [];
+      for (const { id, updatedAt, status } of needed) {
+        const test = { id, updatedAt, status };
+        // Asked for when listed, and the row says the same: its answer may be kept.
+        if (unconfirmed.has(id) && taken.get(id) === takenAs(test)) confirm(id, true);
+        else rest.push(test);
+      }
+      // Asked for when listed, but not stored, not needing results, or changed by the write (an
+      // unsent edit rebased on it): dropped, and taken again below by its row where it needs results.
+      for (const id of held) confirm(id, false);
+      take(rest);
     },
     failed: failing.signal,
     async finish() {
+      dropUnconfirmed();
       if (fatal === null) take(testsNeedingResults(db, storeId, freshness()));
       total = taken.size;
       progress.report('results', done, total);
@@ -257,6 +336,7 @@ export function startResults(
     async abandon() {
       stopped = true;
       queue.length = 0;
+      dropUnconfirmed();
       await settle();
     },
   };

@@ -1,5 +1,6 @@
 // Pull phase 1: every page of GET /tests, written in parts, the last with the run's resume point; the
-// results of each part's tests are asked for as soon as it is written (pull/results.ts, startResults).
+// results of each page's tests are asked for as soon as it is in hand, and kept once its part is
+// written (pull/results.ts, startResults).
 import { randomUUID } from 'node:crypto';
 import {
   countSeenInRun,
@@ -15,6 +16,7 @@ import {
 import { getSyncState, markResourceSynced, saveSyncState } from '../../db/cache/sync-state';
 import { writeTurn } from './batched-writes';
 import { keepAside, type PhaseContext } from './context';
+import type { ListingListener } from './results';
 import { rebasePulledTests } from '../../outbox';
 
 export const TESTS_PER_PAGE = 100;
@@ -43,14 +45,15 @@ function partsOf<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Walks the listing, writing each page in parts, the last with the run's resume point. `written`
- * hears the ids of each part's stored tests once it is committed (the run fetches their results then).
+ * Walks the listing, writing each page in parts, the last with the run's resume point. `listener`
+ * hears each page as it comes in, and each part's stored tests once it is committed (the run fetches
+ * their results from the first and keeps them after the second).
  */
 export async function pullTests(
   ctx: PhaseContext,
   perPage = TESTS_PER_PAGE,
   ahead = LISTING_AHEAD,
-  written?: (testIds: readonly string[]) => void,
+  listener?: ListingListener,
 ): Promise<void> {
   const { db, storeId, progress, counters } = ctx;
   const saved = getSyncState(db, storeId);
@@ -80,10 +83,11 @@ export async function pullTests(
     if (totalCount !== null && pagination.totalCount !== totalCount) countChanged = true;
     if (result.shifted) countChanged = true;
     totalCount = pagination.totalCount;
-    // The next page, and other stores' pages, are often in hand already. A page is written in parts of
-    // LISTING_WRITE_PART tests, one part per turn of the event loop, with every run's requests going
-    // out between them (batched-writes.ts, writeTurn), and each part's results asked for as soon as it
-    // is in. The resume point moves with the page's last part.
+    // The next page, and other stores' pages, are often in hand already. The page's results are asked
+    // for now, and kept as each part is written. A page is written in parts of LISTING_WRITE_PART
+    // tests, one part per turn of the event loop, with every run's requests going out between them
+    // (batched-writes.ts, writeTurn). The resume point moves with the page's last part.
+    listener?.listed(result.items);
     const syncedAt = ctx.now();
     const parts = partsOf(result.items, LISTING_WRITE_PART);
     const unstorable: { id: string; error: string }[] = [];
@@ -103,7 +107,10 @@ export async function pullTests(
         rebasePulledTests(db, storeId, stored, syncedAt);
         if (last) setAsideNow = endPage(unstorable);
       })();
-      written?.(stored.map((test) => test.id));
+      listener?.written(
+        stored.map((test) => test.id),
+        part.map((test) => test.id),
+      );
     }
 
     /** In the page's last part: what the cache could not take is set aside, the resume point moves. */
