@@ -64,6 +64,15 @@ function context(db: Db, baseUrl: string): PhaseContext {
   };
 }
 
+/** A store's server, a cache holding the store, and a results pull of a run syncing it. */
+async function setup(answer?: (testId: string) => 'ok' | 'unavailable') {
+  const api = await store(answer);
+  const db = openTempDb();
+  addStore(db, STORE);
+  const ctx = context(db, api.url);
+  return { api, db, ctx, results: startResults(ctx) };
+}
+
 /** Writes tests' rows as the listing does, and tells the pull. */
 function write(db: Db, results: ResultsPull, tests: readonly Test[], held = tests): void {
   upsertTests(db, { storeId: STORE, tests, runId: 'run', syncedAt: NOW });
@@ -84,11 +93,7 @@ const tests = (from: number, n: number, fields: Partial<Test> = {}) =>
 
 describe('results asked for from the listing page, before it is written', () => {
   it('asks at once, and writes each answer only once its test is written', async () => {
-    const api = await store();
-    const db = openTempDb();
-    addStore(db, STORE);
-    const ctx = context(db, api.url);
-    const results = startResults(ctx);
+    const { api, db, ctx, results } = await setup();
     const page = tests(1, 6);
 
     results.listed(page);
@@ -108,11 +113,7 @@ describe('results asked for from the listing page, before it is written', () => 
   });
 
   it('drops the answer of a test that was not stored, unread and uncounted', async () => {
-    const api = await store();
-    const db = openTempDb();
-    addStore(db, STORE);
-    const ctx = context(db, api.url);
-    const results = startResults(ctx);
+    const { api, db, ctx, results } = await setup();
     const page = tests(1, 3);
 
     results.listed(page);
@@ -125,11 +126,7 @@ describe('results asked for from the listing page, before it is written', () => 
   });
 
   it("takes a test again when its written row differs from the page (an unsent edit's rebase)", async () => {
-    const api = await store();
-    const db = openTempDb();
-    addStore(db, STORE);
-    const ctx = context(db, api.url);
-    const results = startResults(ctx);
+    const { api, db, ctx, results } = await setup();
     const listed = makeTest({ n: 1, updatedAt: '2026-02-01T00:00:00Z' });
     const row = makeTest({ n: 1, updatedAt: '2026-02-02T00:00:00Z' });
 
@@ -145,9 +142,7 @@ describe('results asked for from the listing page, before it is written', () => 
   });
 
   it('does not ask for results the cache holds for the test as listed', async () => {
-    const api = await store();
-    const db = openTempDb();
-    addStore(db, STORE);
+    const { api, db, results } = await setup();
     const ended = makeTest({ n: 1, status: 'ended' });
     upsertTests(db, { storeId: STORE, tests: [ended], runId: 'before', syncedAt: NOW });
     upsertResults(db, {
@@ -159,8 +154,6 @@ describe('results asked for from the listing page, before it is written', () => 
       testStatus: ended.status,
     });
     const fresh = makeTest({ n: 2 });
-    const ctx = context(db, api.url);
-    const results = startResults(ctx);
 
     results.listed([ended, fresh]);
     write(db, results, [ended, fresh]);
@@ -170,11 +163,9 @@ describe('results asked for from the listing page, before it is written', () => 
 
   it('sets nothing aside for a dropped test whose request failed', async () => {
     const page = tests(1, 2);
-    const api = await store((id) => (id === page[1]?.id ? 'unavailable' : 'ok'));
-    const db = openTempDb();
-    addStore(db, STORE);
-    const ctx = context(db, api.url);
-    const results = startResults(ctx);
+    const { api, db, ctx, results } = await setup((id) =>
+      id === page[1]?.id ? 'unavailable' : 'ok',
+    );
 
     results.listed(page);
     await api.answered(2);
@@ -185,11 +176,7 @@ describe('results asked for from the listing page, before it is written', () => 
   });
 
   it('writes nothing of a page whose listing stopped before writing it', async () => {
-    const api = await store();
-    const db = openTempDb();
-    addStore(db, STORE);
-    const ctx = context(db, api.url);
-    const results = startResults(ctx);
+    const { api, db, ctx, results } = await setup();
 
     results.listed(tests(1, 4));
     await api.answered(4);
