@@ -65,12 +65,14 @@ function context(db: Db, baseUrl: string): PhaseContext {
 }
 
 /** A store's server, a cache holding the store, and a results pull of a run syncing it. */
-async function setup(answer?: (testId: string) => 'ok' | 'unavailable') {
-  const api = await store(answer);
+async function setup(
+  options: { answer?: (testId: string) => 'ok' | 'unavailable'; concurrency?: number } = {},
+) {
+  const api = await store(options.answer);
   const db = openTempDb();
   addStore(db, STORE);
   const ctx = context(db, api.url);
-  return { api, db, ctx, results: startResults(ctx) };
+  return { api, db, ctx, results: startResults(ctx, options.concurrency) };
 }
 
 /** Writes tests' rows as the listing does, and tells the pull. */
@@ -125,6 +127,18 @@ describe('results asked for from the listing page, before it is written', () => 
     expect(ctx.counters).toMatchObject({ requests: 3, resultsFetched: 2, setAside: 0 });
   });
 
+  it('does not ask at all for a dropped test still waiting its turn', async () => {
+    // One request at a time: the second and third wait while the first is under way.
+    const { api, db, ctx, results } = await setup({ concurrency: 1 });
+    const page = tests(1, 3);
+
+    results.listed(page);
+    write(db, results, page.slice(0, 1), page);
+    await results.finish();
+    expect(api.asked).toEqual([page[0]?.id]);
+    expect(ctx.counters).toMatchObject({ requests: 1, resultsFetched: 1 });
+  });
+
   it("takes a test again when its written row differs from the page (an unsent edit's rebase)", async () => {
     const { api, db, ctx, results } = await setup();
     const listed = makeTest({ n: 1, updatedAt: '2026-02-01T00:00:00Z' });
@@ -163,9 +177,9 @@ describe('results asked for from the listing page, before it is written', () => 
 
   it('sets nothing aside for a dropped test whose request failed', async () => {
     const page = tests(1, 2);
-    const { api, db, ctx, results } = await setup((id) =>
-      id === page[1]?.id ? 'unavailable' : 'ok',
-    );
+    const { api, db, ctx, results } = await setup({
+      answer: (id) => (id === page[1]?.id ? 'unavailable' : 'ok'),
+    });
 
     results.listed(page);
     await api.answered(2);

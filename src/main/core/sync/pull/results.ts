@@ -40,9 +40,9 @@ export type TestNeedingResults = { id: string; updatedAt: string; status: string
 /**
  * A test taken for results. One taken from a listing page before the page was written carries
  * `confirmed`: true once its row is written and still needs results, false when it was not (its
- * answer is then dropped, unread).
+ * answer is then dropped, unread; one not yet asked for is not asked for at all).
  */
-type TakenTest = TestNeedingResults & { confirmed?: Promise<boolean> };
+type TakenTest = TestNeedingResults & { confirmed?: Promise<boolean>; dropped?: boolean };
 
 /**
  * The launched tests whose results can have changed since they were cached: never fetched, edited
@@ -148,7 +148,7 @@ export function startResults(
   const queue: TakenTest[] = [];
   const taken = new Map<string, string>();
   /** Tests taken from a listing page not yet written, by id: how to confirm or drop each. */
-  const unconfirmed = new Map<string, (keep: boolean) => void>();
+  const unconfirmed = new Map<string, { test: TakenTest; settle: (keep: boolean) => void }>();
   const workers = new Set<Promise<void>>();
   let done = 0;
   /** Tests taken in all; null while the listing goes on (its progress is shown then). */
@@ -194,11 +194,14 @@ export function startResults(
 
   /** Confirms or drops a test taken from a listing page; a dropped one was never taken. */
   function confirm(id: string, keep: boolean): void {
-    const settle = unconfirmed.get(id);
-    if (!settle) return;
+    const entry = unconfirmed.get(id);
+    if (!entry) return;
     unconfirmed.delete(id);
-    if (!keep) taken.delete(id);
-    settle(keep);
+    if (!keep) {
+      taken.delete(id);
+      entry.test.dropped = true;
+    }
+    entry.settle(keep);
   }
 
   /** Drops every test still unconfirmed: the listing ended or stopped before writing them. */
@@ -258,7 +261,8 @@ export function startResults(
     while (!stopped && fatal === null) {
       const test = queue.shift();
       if (!test) return;
-      await fetchOne(test);
+      // Dropped before it was asked for: its row did not want it.
+      if (!test.dropped) await fetchOne(test);
     }
   }
 
@@ -300,8 +304,15 @@ export function startResults(
         if (taken.has(id)) continue;
         const basis = cached.get(id) ?? NO_CACHED_RESULTS;
         if (!needsResults({ id, updatedAt, status, ...basis }, at)) continue;
-        const confirmed = new Promise<boolean>((settle) => unconfirmed.set(id, settle));
-        ahead.push({ id, updatedAt, status, confirmed });
+        let settle: (keep: boolean) => void = () => {};
+        const test: TakenTest = {
+          id,
+          updatedAt,
+          status,
+          confirmed: new Promise<boolean>((resolve) => (settle = resolve)),
+        };
+        unconfirmed.set(id, { test, settle });
+        ahead.push(test);
       }
       take(ahead);
     },
