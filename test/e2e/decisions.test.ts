@@ -8,8 +8,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DecisionList, DecisionRow } from '#shared/contract/index';
-import type { Core } from '#core/types';
+import type { CoreEvent, DecisionList, DecisionRow } from '#shared/contract/index';
+import type { Core, CoreEventListener } from '#core/types';
 import {
   createSimulator,
   serveSimulator,
@@ -34,6 +34,16 @@ let core: Core;
 let win: RendererWindow | undefined;
 let page: Page;
 let calls: DecisionList;
+
+/**
+ * The window's subscriptions to the core's events, so a test can also tell it one the core did not
+ * emit: a refresh reports progress only after a second of work, which takes thousands of tests
+ * (test/decisions/refresh-progress.test.ts tests the core's side).
+ */
+const windowListeners = new Set<CoreEventListener>();
+function tellWindow(event: CoreEvent): void {
+  for (const listener of windowListeners) listener(event);
+}
 
 /** The rows of the Decisions view, in the order drawn. */
 function rows() {
@@ -90,7 +100,18 @@ beforeAll(async () => {
       throw new Error(`the sync of ${store.name} ended ${report.outcome}`);
   }
   calls = await core.services.decisions.list({ storeId: null });
-  win = await openRenderer(core, { consoleErrors: true });
+  const relayed: Core = {
+    ...core,
+    subscribe: (listener) => {
+      windowListeners.add(listener);
+      const off = core.subscribe(listener);
+      return () => {
+        windowListeners.delete(listener);
+        off();
+      };
+    },
+  };
+  win = await openRenderer(relayed, { consoleErrors: true });
   page = win.page;
   await page.locator('.store .main').first().waitFor();
 }, 180_000);
@@ -165,6 +186,22 @@ describe('Decisions, end to end', { timeout: 120_000 }, () => {
     await expect.poll(() => rows().count()).toBe(calls.rows.length);
 
     await screenshotsAtEverySize(page, SHOTS, 'view');
+  });
+
+  it('says above the calls while they are made again, and clears when they are', async () => {
+    await view('Decisions');
+    await rows().first().waitFor();
+    const banner = page.getByTestId('calls-remaking');
+    // Synthetic events, through the real browser host: see tellWindow.
+    tellWindow({ name: 'decisions.progress', payload: { storeId: null, done: 2636, total: 6979 } });
+    await banner.waitFor();
+    expect(normalise(await banner.textContent())).toBe(
+      'Making calls again: 2,636 of 6,979. Until then, these are the calls made with the settings before.',
+    );
+    await screenshotsAtEverySize(page, SHOTS, 'decisions-remaking');
+    // The last event of the refresh (every call made) clears it.
+    tellWindow({ name: 'decisions.progress', payload: { storeId: null, done: 6979, total: 6979 } });
+    await banner.waitFor({ state: 'detached' });
   });
 
   it('passes axe on the Decisions view, in both themes', async () => {
