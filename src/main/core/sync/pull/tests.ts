@@ -31,8 +31,8 @@ export const LISTING_AHEAD = 7;
 
 /**
  * Tests of a listing page written in one transaction, in one turn of the sync thread's event loop:
- * about 15 ms, so twenty stores' first tests are in within a third of a second and their results
- * can be asked for (bench `sync-stores`).
+ * about 15 ms, so every run's requests and answers go on between parts, and twenty stores' first tests
+ * are in within a third of a second, their answers read and written (bench `sync-stores`).
  */
 export const LISTING_WRITE_PART = 25;
 
