@@ -45,6 +45,16 @@ describe('fraction and fractionText', () => {
       ['16.666666666666664', '0.16666666666666664'],
       ['2.4539877300613498', '0.024539877300613498'],
       ['12345678.901234567', '123456.78901234567'],
+      // The shapes most API percents have (a shorter path), and their near misses.
+      ['2.013422818791946', '0.02013422818791946'],
+      ['34.463276836158194', '0.34463276836158194'],
+      ['99.99', '0.9999'],
+      ['0.5', '0.005'],
+      ['0.05', '0.0005'],
+      ['1.10', '0.011'],
+      ['05.5', '0.055'],
+      ['-2.5', '-0.025'],
+      ['1.5e-3', '0.000015'],
       // Past a double's range, the double that decimal reads back as.
       ['5e-324', '0'],
       ['1.7976931348623157e+308', '1.7976931348623157e+306'],
@@ -89,6 +99,20 @@ describe('fraction and fractionText', () => {
         },
       ),
       { numRuns: 20_000, seed: 22 },
+    );
+  });
+
+  it('lay out every percent from 0.01 to 100 as String() lays out its fraction', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ noNaN: true, min: 0.01, max: 100, maxExcluded: true }),
+        fc.integer({ min: 1, max: 15 }),
+        (raw, digits) => {
+          const percent = Number(raw.toPrecision(digits));
+          expect(fractionText(String(percent))).toBe(String(fraction(percent)));
+        },
+      ),
+      { numRuns: 20_000, seed: 23 },
     );
   });
 

@@ -56,6 +56,8 @@ function hundredth(text: string): number {
  * Text that is no number gives ''.
  */
 export function fractionText(percent: string): string {
+  const short = shortFractionText(percent);
+  if (short !== null) return short;
   const end = percent.length;
   const negative = percent.charCodeAt(0) === 45; /* - */
   let i = negative ? 1 : 0;
@@ -103,6 +105,39 @@ export function fractionText(percent: string): string {
   const e = n - 1;
   const mantissa = k > 1 ? `${significant[0]}.${significant.slice(1)}` : significant;
   return `${sign}${mantissa}e${e < 0 ? '-' : '+'}${Math.abs(e)}`;
+}
+
+/**
+ * fractionText of the shapes most API percents have, without the scan: "d.ddd" and "dd.ddd" (a first
+ * digit of 1–9, no sign, no exponent, a last digit that is not 0) become "0.0d…" and "0.dd…", the
+ * point moved two places, as the general path lays them out (a fraction from 0.01 to 1 has no
+ * exponent); "0.ddd" with a first decimal of 1–9 becomes "0.00ddd". Null for any other shape.
+ */
+function shortFractionText(percent: string): string | null {
+  const end = percent.length;
+  const last = percent.charCodeAt(end - 1);
+  if (last < 49 || last > 57 /* 1–9 */ || percent.indexOf('e') >= 0 || percent.indexOf('E') >= 0)
+    return null;
+  const first = percent.charCodeAt(0);
+  if (first < 48 || first > 57) return null;
+  const point = percent.charCodeAt(1) === 46 ? 1 : percent.charCodeAt(2) === 46 ? 2 : -1;
+  if (point < 0 || end <= point + 1 || !allDigits(percent, point + 1, end)) return null;
+  if (point === 2) {
+    const second = percent.charCodeAt(1);
+    if (first === 48 || second < 48 || second > 57) return null;
+    return `0.${percent.slice(0, 2)}${percent.slice(3)}`;
+  }
+  if (first !== 48) return `0.0${percent[0] ?? ''}${percent.slice(2)}`;
+  const decimal = percent.charCodeAt(2);
+  return decimal >= 49 && decimal <= 57 ? `0.00${percent.slice(2)}` : null;
+}
+
+function allDigits(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** A field of an untyped record as a finite number, or null. */
