@@ -8,7 +8,7 @@ import { DATABASE_FILE, USER_DATA_FILE } from '#core/create-core';
 import { openDatabase } from '#core/db/open';
 import type { Db } from '#core/db/types';
 import { csvRow, csvTextRows, NumberText, type CsvValue } from '#core/reports/csv';
-import { dailyCsvLines, dailyReport, dailyRows, dailyTextRows } from '#core/reports/daily-report';
+import { dailyCsvBlocks, dailyReport, dailyRows, dailyTextRows } from '#core/reports/daily-report';
 import { NUMBER_KINDS } from '#core/reports/types';
 import { DAILY_FIGURES, dailyMatches } from '#core/reports/results-text';
 import { analysedTestsRows, testsRows } from '#core/reports/tests-report';
@@ -18,6 +18,7 @@ import { TestFilter } from '#shared/contract/index';
 import { uuid } from '../db/fixtures';
 import { fillBulkStore } from './bulk';
 import { reportFixture } from './support';
+import { tempDir } from '../support/core';
 
 const DAY_MS = 86_400_000;
 /** The bulk store's sync (and results' fetch) time. */
@@ -107,15 +108,22 @@ describe('tests report from the cache', () => {
   });
 });
 
+/** Everything an async iterable gives, in order (Array.fromAsync is not in the ES2023 lib). */
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
 describe('daily report from the cached text', () => {
   const number = dailyReport.columns.map((c) => NUMBER_KINDS.has(c.kind));
 
-  it('gives the very rows of the parsed records, each number as String(n) writes it', () => {
+  it('gives the very rows of the parsed records, each number as String(n) writes it', async () => {
     // The figures' columns are DAILY_FIGURES, in order: the one list both paths read.
     expect(dailyReport.columns.slice(5).map((c) => c.name)).toEqual([...DAILY_FIGURES]);
     for (const storeId of [null, 'demo', 'bulk']) {
       const rows = [...dailyRows(context(storeId, BULK_NOW))];
-      const texts = [...dailyTextRows(context(storeId, BULK_NOW))];
+      const texts = (await collect(dailyTextRows(context(storeId, BULK_NOW)))).flat();
       expect(rows.length).toBeGreaterThan(0);
       const asText = (v: CsvValue) =>
         v === null ? null : v instanceof NumberText ? v.text : String(v);
@@ -125,17 +133,18 @@ describe('daily report from the cached text', () => {
     }
   });
 
-  it('writes each CSV line as the CSV writer writes the text row', () => {
+  it('writes each CSV line as the CSV writer writes the text row, and counts them', async () => {
     const line = csvTextRows(number);
     for (const storeId of [null, 'demo', 'bulk']) {
-      const texts = [...dailyTextRows(context(storeId, BULK_NOW))];
-      expect([...dailyCsvLines(context(storeId, BULK_NOW))].join('')).toBe(
-        texts.map(line).join(''),
-      );
+      const texts = (await collect(dailyTextRows(context(storeId, BULK_NOW)))).flat();
+      const blocks = await collect(dailyCsvBlocks(context(storeId, BULK_NOW)));
+      expect(blocks.map((b) => b.text).join('')).toBe(texts.map(line).join(''));
+      expect(blocks.reduce((sum, b) => sum + b.rows, 0)).toBe(texts.length);
+      for (const block of blocks) expect(block.text.split('\r\n')).toHaveLength(block.rows + 1);
     }
   });
 
-  it('reads a record laid out otherwise (a day key that is no date) by parsing it whole', () => {
+  it('reads a record laid out otherwise (a day key that is no date) by parsing it whole', async () => {
     const row = db
       .prepare<[string], { packed: Uint8Array }>(
         `SELECT raw_packed AS packed FROM results_raw WHERE store_id = 'demo' AND test_id = ?`,
@@ -143,7 +152,56 @@ describe('daily report from the cached text', () => {
       .get(uuid(9001, 1));
     expect(row).toBeDefined();
     expect(dailyMatches(unpackJson(row?.packed ?? new Uint8Array()))).toBeNull();
-    const ids = [...dailyTextRows(context('demo', BULK_NOW))].map((r) => r[2]);
+    const ids = (await collect(dailyTextRows(context('demo', BULK_NOW)))).flat().map((r) => r[2]);
     expect(ids).toContain(uuid(9001, 1));
+  });
+});
+
+describe('daily report read ahead', () => {
+  // Records are decompressed ahead of the one written, on libuv's threads (UNPACK_AHEAD): a record
+  // that cannot be decompressed fails the export with its error, and one still in flight when the
+  // reader stops (a cancelled or failed export) is dropped without an unhandled rejection.
+  const dir = tempDir('splitbook-read-ahead-');
+  let own: Db;
+  beforeAll(() => {
+    own = openDatabase(join(dir.path, 'cache.db'), { userDataFile: join(dir.path, 'user.db') });
+    fillBulkStore(own, { storeId: 'ahead', name: 'Ahead', tests: 8, days: 20, now: BULK_NOW });
+    const third = own
+      .prepare<[], { seq: number; id: string }>(
+        `SELECT seq, id FROM tests WHERE store_id = 'ahead' ORDER BY seq LIMIT 1 OFFSET 2`,
+      )
+      .get();
+    own
+      .prepare(`UPDATE results_raw SET raw_packed = ? WHERE store_id = 'ahead' AND test_id = ?`)
+      .run(Buffer.from('not brotli at all, not at all'), third?.id ?? '');
+  });
+  afterAll(() => {
+    own.close();
+    dir.remove();
+  });
+  const ownContext = (): ReportContext => ({
+    db: own,
+    scope: { filter: TestFilter.parse({ storeId: 'ahead' }), testId: null, now: BULK_NOW },
+    progress: { done: 0, total: null },
+  });
+
+  it('fails on a record that cannot be decompressed, after the records before it', async () => {
+    const blocks: number[] = [];
+    await expect(
+      (async () => {
+        for await (const block of dailyCsvBlocks(ownContext())) blocks.push(block.rows);
+      })(),
+    ).rejects.toThrow(/decompression|brotli|invalid|corrupt/i);
+    expect(blocks).toEqual([40, 40]);
+  });
+
+  it('drops what is in flight when the reader stops early', async () => {
+    const blocks = dailyCsvBlocks(ownContext());
+    // Two records given; the damaged third is being decompressed now.
+    expect((await blocks.next()).done).toBe(false);
+    expect((await blocks.next()).done).toBe(false);
+    // Stopping must not leave its failure unhandled (vitest fails a run with an unhandled rejection).
+    await blocks.return(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   });
 });

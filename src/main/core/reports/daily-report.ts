@@ -1,8 +1,8 @@
 // The `daily` report: one row per test × date × side, read from the raw results without a schema parse
 // (a year of days is 730 side records per test); the writers take its numbers as the text they were
-// cached as, and its percents with the point moved (dailyTextRows, dailyCsvLines), so an export never
+// cached as, and its percents with the point moved (dailyTextRows, dailyCsvBlocks), so an export never
 // converts a number to a double and back.
-import { unpackJson } from '../db/values';
+import { unpackJsonAsync } from '../db/values';
 import { csvCell, csvTextRows, NumberText, type CsvValue } from './csv';
 import { CONTROL_AT, DAILY_FIGURES, VARIANT_AT, dailyMatches, type DayMatch } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
@@ -10,6 +10,7 @@ import {
   NUMBER_KINDS,
   text,
   type Column,
+  type CsvBlock,
   type ReportContext,
   type ReportDefinition,
 } from './types';
@@ -139,25 +140,63 @@ type DailyRecord = {
   text: string;
 };
 
+type PackedRow = {
+  seq: number;
+  storeName: string;
+  storeId: string;
+  id: string;
+  packed: Uint8Array | null;
+};
+
+/** Each test in scope with its packed results (null for a test without any), in the cache's order. */
+function packedRows(ctx: ReportContext): Generator<PackedRow> {
+  return scopedRows<PackedRow>(ctx, {
+    columns: 't.store_id AS storeId, t.id, rr.raw_packed AS packed',
+    joins: 'LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id',
+    batch: BATCH_WITH_RESULTS,
+  });
+}
+
+function recordOf({ storeName, storeId, id }: PackedRow, text: string): DailyRecord {
+  return { storeName, storeId, testId: id, days: dailyMatches(text), text };
+}
+
+/**
+ * Records decompressed ahead of the one being written, on libuv's threads: decompressing was a third
+ * of the CSV export's time, and it runs beside the writing this way. Two keep that thread busy (four
+ * and eight were no faster, and held more memory).
+ */
+const UNPACK_AHEAD = 2;
+
 /**
  * Each test's daily series as read from the cache: its days matched in the cached text
- * (results-text.ts). A year of days of a thousand tests is 730,000 rows: parsing the records whole to
- * write their numbers back as text was most of the export's time.
+ * (results-text.ts), each record decompressed while the ones before it are written (UNPACK_AHEAD).
+ * A year of days of a thousand tests is 730,000 rows: parsing the records whole to write their numbers
+ * back as text was most of the export's time.
  */
-function* dailyRecords(ctx: ReportContext): Generator<DailyRecord> {
-  const rows = scopedRows<{ seq: number; storeId: string; id: string; packed: Uint8Array | null }>(
-    ctx,
-    {
-      columns: 't.store_id AS storeId, t.id, rr.raw_packed AS packed',
-      joins: 'LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id',
-      batch: BATCH_WITH_RESULTS,
-    },
-  );
-  for (const { storeName, storeId, id, packed } of rows) {
-    if (packed === null) continue;
-    const text = unpackJson(packed);
-    yield { storeName, storeId, testId: id, days: dailyMatches(text), text };
+async function* dailyRecordsAhead(ctx: ReportContext): AsyncGenerator<DailyRecord> {
+  // Each settles to its text or its error at once, so a failure waiting its turn (or left behind by
+  // a reader that stopped) is never an unhandled rejection; it is thrown when its record's turn comes.
+  const ahead: { row: PackedRow; text: Promise<{ text: string } | { error: unknown }> }[] = [];
+  const next = async (): Promise<DailyRecord | null> => {
+    const first = ahead.shift();
+    if (!first) return null;
+    const unpacked = await first.text;
+    if ('error' in unpacked) throw unpacked.error;
+    return recordOf(first.row, unpacked.text);
+  };
+  for (const row of packedRows(ctx)) {
+    if (row.packed === null) continue;
+    const text = unpackJsonAsync(row.packed).then(
+      (text) => ({ text }),
+      (error: unknown) => ({ error }),
+    );
+    ahead.push({ row, text });
+    if (ahead.length < UNPACK_AHEAD) continue;
+    const record = await next();
+    if (record) yield record;
   }
+  for (let record = await next(); record; record = await next()) yield record;
 }
 
 /** The text rows of a record not laid out as the schema lays it out: parsed whole. */
@@ -171,26 +210,32 @@ function* parsedTextRows({
     yield [storeName, storeId, testId, date, side, ...parsedCells(stats).map(cellText)];
 }
 
-/** The same rows as dailyRows, each number as its text and each percent as its fraction's text. */
-export function* dailyTextRows(ctx: ReportContext): Generator<(string | null)[]> {
-  for (const record of dailyRecords(ctx)) {
+/**
+ * The same rows as dailyRows, each number as its text and each percent as its fraction's text, a
+ * test's rows at a time.
+ */
+export async function* dailyTextRows(ctx: ReportContext): AsyncGenerator<(string | null)[][]> {
+  for await (const record of dailyRecordsAhead(ctx)) {
     const { storeName, storeId, testId, days } = record;
     if (days === null) {
-      yield* parsedTextRows(record);
+      yield [...parsedTextRows(record)];
       continue;
     }
-    const prefix = [storeName, storeId, testId] as const;
+    const rows: (string | null)[][] = [];
     for (const day of days) {
       for (const side of SIDES) {
         const at = SIDE_AT[side];
-        yield [
-          ...prefix,
+        rows.push([
+          storeName,
+          storeId,
+          testId,
           day[1] ?? null,
           side,
           ...at.map((i, k) => figureText(day[i], PERCENT[k])),
-        ];
+        ]);
       }
     }
+    yield rows;
   }
 }
 
@@ -198,15 +243,21 @@ const NUMBER_COLUMNS = DAILY_COLUMNS.map((column) => NUMBER_KINDS.has(column.kin
 const SIDE_CELLS = { control: csvCell('control'), variant: csvCell('variant') } as const;
 
 /**
- * dailyTextRows as CSV records, each line built straight from the matched text: the very lines
- * csvTextRows makes of those rows, without an array of cells a row.
+ * dailyTextRows as CSV records, each test's lines built straight from the matched text into one block:
+ * the very lines csvTextRows makes of those rows, without an array of cells a row or a step a line.
  */
-export function* dailyCsvLines(ctx: ReportContext): Generator<string> {
+export async function* dailyCsvBlocks(ctx: ReportContext): AsyncGenerator<CsvBlock> {
   const rowLine = csvTextRows(NUMBER_COLUMNS);
-  for (const record of dailyRecords(ctx)) {
+  for await (const record of dailyRecordsAhead(ctx)) {
     const { storeName, storeId, testId, days } = record;
+    let text = '';
+    let rows = 0;
     if (days === null) {
-      for (const row of parsedTextRows(record)) yield rowLine(row);
+      for (const row of parsedTextRows(record)) {
+        text += rowLine(row);
+        rows += 1;
+      }
+      yield { text, rows };
       continue;
     }
     const prefix = `${csvCell(storeName)},${csvCell(storeId)},${csvCell(testId)},`;
@@ -217,9 +268,10 @@ export function* dailyCsvLines(ctx: ReportContext): Generator<string> {
         const at = SIDE_AT[side];
         for (let k = 0; k < at.length; k++)
           line += `,${figureText(day[at[k] ?? 0], PERCENT[k]) ?? ''}`;
-        yield `${line}\r\n`;
+        text += `${line}\r\n`;
       }
     }
+    yield { text, rows: days.length * SIDES.length };
   }
 }
 
@@ -231,5 +283,5 @@ export const dailyReport: ReportDefinition = {
   columns: DAILY_COLUMNS,
   rows: dailyRows,
   textRows: dailyTextRows,
-  csvLines: dailyCsvLines,
+  csvBlocks: dailyCsvBlocks,
 };

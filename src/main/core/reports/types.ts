@@ -56,18 +56,24 @@ export interface ReportDefinition {
   /** Data rows only (no header), in the columns' order, read in small batches so memory stays flat. */
   rows(ctx: ReportContext): Iterable<CsvValue[]>;
   /**
-   * The same rows as text, for a report of millions of rows: each number as String(n) writes it (its
-   * text in the cached record), each boolean as 'true' or 'false', text and dates as in `rows`. The
-   * writers use it when present and never convert a number; a test checks it against `rows`.
+   * The same rows as text, for a report of millions of rows, handed over a test's rows at a time (so
+   * the reader can work ahead asynchronously): each number as String(n) writes it (its text in the
+   * cached record), each boolean as 'true' or 'false', text and dates as in `rows`. The .xlsx writer
+   * uses it when present and never converts a number; a test checks it against `rows`.
    */
-  textRows?(ctx: ReportContext): Iterable<readonly (string | null)[]>;
+  textRows?(ctx: ReportContext): AsyncIterable<readonly (readonly (string | null)[])[]>;
   /**
    * The text rows as CSV records, each the very line the CSV writer makes of its textRows row, built
-   * without the row: for a report of millions of rows, where the cells' arrays were much of the time.
-   * The CSV writer uses it when present; a test checks it against textRows.
+   * without the row and handed over a test's records at a time: for a report of millions of rows,
+   * where the cells' arrays and a step of the writer a row were much of the time. Asynchronous, so it
+   * can read ahead while a block is written. The CSV writer uses it when present; a test checks it
+   * against textRows.
    */
-  csvLines?(ctx: ReportContext): Iterable<string>;
+  csvBlocks?(ctx: ReportContext): AsyncIterable<CsvBlock>;
 }
+
+/** Whole CSV records (each ending CRLF) and how many they are. */
+export type CsvBlock = { text: string; rows: number };
 
 /** A text column. */
 export const text = (name: string, unit: string, source: Column['source'] = 'API'): Column => ({
