@@ -3,6 +3,7 @@
 // column's number format, a frozen bold header and a filter; read back with exceljs and checked
 // against the rows the reports generate, on the report fixture's odd records.
 import { createWriteStream } from 'node:fs';
+import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -124,5 +125,55 @@ describe('xlsx workbook', () => {
       false,
       new Date('2026-02-03T00:00:00Z'),
     ]);
+  });
+
+  it('deflates a sheet of many chunks as one stream that reads back row for row', async () => {
+    // About 6 MB of sheet XML: six chunks of a megabyte, each flushed as the writers flush them.
+    const path = join(fixture.dir, 'long.xlsx');
+    const out = createWriteStream(path);
+    const writer = new XlsxWriter(out, NOW);
+    const columns = [
+      { name: 'n', kind: 'integer' as const },
+      { name: 'label', kind: 'text' as const },
+    ];
+    const sheet = await writer.sheet('long', columns, [true, false]);
+    const ROWS = 60_000;
+    for (let i = 1; i <= ROWS; i++) {
+      if (sheet.textRow([String(i), `row ${i} ${'x'.repeat(i % 37)}`])) await sheet.flush();
+    }
+    await sheet.end();
+    await writer.finish();
+    await finished(out);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(path);
+    const read = book.getWorksheet('long');
+    expect(read?.rowCount).toBe(ROWS + 1);
+    for (const i of [1, 9_999, 30_001, ROWS]) {
+      expect(read?.getRow(i + 1).values).toEqual([undefined, i, `row ${i} ${'x'.repeat(i % 37)}`]);
+    }
+  });
+
+  it('fails with the output’s error when the disk fills mid-sheet', async () => {
+    let calls = 0;
+    const full = new Writable({
+      write(_chunk, _encoding, callback) {
+        calls += 1;
+        callback(
+          calls > 3
+            ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
+            : null,
+        );
+      },
+    });
+    full.on('error', () => undefined);
+    const writer = new XlsxWriter(full, NOW);
+    const sheet = await writer.sheet('full', [{ name: 'label', kind: 'text' }], [false]);
+    const filling = (async () => {
+      for (let i = 0; i < 200_000; i++) {
+        if (sheet.textRow([`row ${i} ${'y'.repeat(i % 41)}`])) await sheet.flush();
+      }
+      await sheet.end();
+    })();
+    await expect(filling).rejects.toThrow('ENOSPC');
   });
 });
