@@ -207,13 +207,12 @@ describe('a sync under faults', () => {
       cursor: null,
       limit: 500,
     });
-    expect(
-      issues
-        .filter((i) => i.resource === 'test')
-        .map((i) => i.recordId)
-        .sort(),
-    ).toEqual([...broken].sort());
-    expect(issues[0]?.error).toMatch(/title|status/);
+    // Only the broken tests' records are set aside as tests, each for the field it breaks. (Not "the
+    // newest issue is a test's": a results request the faults fail at every attempt, rare but
+    // possible, is set aside after the listing and comes first.)
+    const tests = issues.filter((i) => i.resource === 'test');
+    expect(tests.map((i) => i.recordId).sort()).toEqual([...broken].sort());
+    for (const issue of tests) expect(issue.error).toMatch(/title|status/);
 
     const rows = await allTestRows(core, store.id);
     const healthy = sim.snapshot(STORE).tests.filter((t) => !broken.includes(t.id));
