@@ -12,7 +12,15 @@ import { TestFilter } from '#shared/contract/index';
 import { allTestRows } from '../support/core';
 import { REPORTS } from '#core/reports/registry';
 import { uuid } from '../db/fixtures';
-import { neutralised, numberCell, parseCsv, PAYLOADS, reportFixture, request } from './support';
+import {
+  fillingDisk,
+  neutralised,
+  numberCell,
+  parseCsv,
+  PAYLOADS,
+  reportFixture,
+  request,
+} from './support';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 let fixture: Awaited<ReturnType<typeof reportFixture>>;
@@ -353,18 +361,7 @@ describe('failures', () => {
   });
 
   it('an output that fails shows its own error, not ERR_STREAM_DESTROYED', async () => {
-    let calls = 0;
-    const broken = new Writable({
-      write(_chunk, _encoding, callback) {
-        calls += 1;
-        callback(
-          calls > 1
-            ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
-            : null,
-        );
-      },
-    });
-    await expect(core.reports.write(request('daily'), broken)).rejects.toThrow('ENOSPC');
+    await expect(core.reports.write(request('daily'), fillingDisk(1))).rejects.toThrow('ENOSPC');
   });
 
   it('a folder that does not exist gives ENOENT and nothing is written', async () => {

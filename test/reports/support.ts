@@ -2,6 +2,7 @@
 // cache with the odd shapes a real store sends (unknown enums, no variant, missing segments, sparse
 // days, formula payloads in every kind of text).
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import type { Core } from '#core/types';
 import { openDatabase } from '#core/db/open';
@@ -153,4 +154,19 @@ export function numberCell(cell: string | undefined): number | null {
   const n = Number(cell);
   if (!Number.isFinite(n)) throw new Error(`Not a number: ${cell}`);
   return n;
+}
+
+/** An output whose writes fail with ENOSPC after the first `writes`, as a disk that fills does. */
+export function fillingDisk(writes: number): Writable {
+  let calls = 0;
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      calls += 1;
+      callback(
+        calls > writes
+          ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
+          : null,
+      );
+    },
+  });
 }

@@ -3,7 +3,6 @@
 // column's number format, a frozen bold header and a filter; read back with exceljs and checked
 // against the rows the reports generate, on the report fixture's odd records.
 import { createWriteStream } from 'node:fs';
-import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -16,7 +15,7 @@ import { REPORTS } from '#core/reports/registry';
 import type { CellKind, ReportContext } from '#core/reports/types';
 import { XlsxWriter } from '#core/reports/xlsx';
 import { TestFilter } from '#shared/contract/index';
-import { reportFixture, request } from './support';
+import { fillingDisk, reportFixture, request } from './support';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const FORMATS: Partial<Record<CellKind, string>> = {
@@ -154,17 +153,7 @@ describe('xlsx workbook', () => {
   });
 
   it('fails with the output’s error when the disk fills mid-sheet', async () => {
-    let calls = 0;
-    const full = new Writable({
-      write(_chunk, _encoding, callback) {
-        calls += 1;
-        callback(
-          calls > 3
-            ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
-            : null,
-        );
-      },
-    });
+    const full = fillingDisk(3);
     full.on('error', () => undefined);
     const writer = new XlsxWriter(full, NOW);
     const sheet = await writer.sheet('full', [{ name: 'label', kind: 'text' }], [false]);
