@@ -116,11 +116,11 @@ export function fractionText(percent: string): string {
 function shortFractionText(percent: string): string | null {
   const end = percent.length;
   const last = percent.charCodeAt(end - 1);
-  if (last < 49 || last > 57 /* 1–9 */ || percent.indexOf('e') >= 0 || percent.indexOf('E') >= 0)
-    return null;
+  if (last < 49 || last > 57 /* 1–9 */) return null;
   const first = percent.charCodeAt(0);
   if (first < 48 || first > 57) return null;
   const point = percent.charCodeAt(1) === 46 ? 1 : percent.charCodeAt(2) === 46 ? 2 : -1;
+  // Digits only after the point: no exponent, no second point.
   if (point < 0 || end <= point + 1 || !allDigits(percent, point + 1, end)) return null;
   if (point === 2) {
     const second = percent.charCodeAt(1);
