@@ -56,8 +56,8 @@ export interface ReportDefinition {
   /** Data rows only (no header), in the columns' order, read in small batches so memory stays flat. */
   rows(ctx: ReportContext): Iterable<CsvValue[]>;
   /**
-   * The same rows as text, for a report of millions of rows, handed over a test's rows at a time (so
-   * the reader can work ahead asynchronously): each number as String(n) writes it (its text in the
+   * The same rows as text, for a report of millions of rows, handed over in blocks (so the reader
+   * can work ahead asynchronously): each number as String(n) writes it (its text in the
    * cached record), each boolean as 'true' or 'false', text and dates as in `rows`. The .xlsx writer
    * uses it when present and never converts a number; a test checks it against `rows`.
    */
