@@ -1,5 +1,5 @@
 // The wire details the simulator does not exercise, against a scripted loopback server.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClientOptions, type RequestEvent } from '#core/api/index';
 import { MAX_UNREACHABLE_ATTEMPTS } from '#core/api/transport';
 import { failure } from './support/failure';
@@ -8,22 +8,12 @@ import {
   freePort,
   sendJson,
   sendProblem,
-  startScriptedServer,
-  type Script,
+  scriptedServers,
   type ScriptedServer,
 } from './support/scripted-server';
 
 const KEY = 'sk_live_transport_test_key_0123456789';
-let server: ScriptedServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
-
-async function serve(script: Script): Promise<ScriptedServer> {
-  server = await startScriptedServer(script);
-  return server;
-}
+const serve = scriptedServers();
 
 function clientOf(url: string, options: Partial<ApiClientOptions> = {}) {
   return createApiClient({ baseUrl: url, apiKey: KEY, maxBackoffMs: 10, ...options });
@@ -141,6 +131,7 @@ describe('retry rules', () => {
   it('retries a POST whose connection was refused: it never reached the server', async () => {
     const port = await freePort();
     let sleeps = 0;
+    const started: ScriptedServer[] = [];
     const client = createApiClient({
       baseUrl: `http://127.0.0.1:${port}`,
       apiKey: KEY,
@@ -148,16 +139,18 @@ describe('retry rules', () => {
       sleep: async () => {
         sleeps += 1;
         if (sleeps === 1)
-          await startScriptedServer(
-            (_req, res) => sendJson(res, 201, { id: '3f0e4b8c-1d2a-4c5b-9e6f-7a8b9c0d1e2f' }),
-            port,
-          ).then((s) => (server = s));
+          started.push(
+            await serve(
+              (_req, res) => sendJson(res, 201, { id: '3f0e4b8c-1d2a-4c5b-9e6f-7a8b9c0d1e2f' }),
+              port,
+            ),
+          );
       },
     });
     await expect(client.createTag({ name: 'Late server' })).resolves.toEqual({
       id: '3f0e4b8c-1d2a-4c5b-9e6f-7a8b9c0d1e2f',
     });
-    expect(server?.received).toHaveLength(1);
+    expect(started[0]?.received).toHaveLength(1);
   });
 
   it('names the host when nothing listens', async () => {

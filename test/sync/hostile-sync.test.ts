@@ -15,29 +15,20 @@ import { createSyncEngine } from '#core/sync/run';
 import { TestListInput } from '#shared/contract/index';
 import { listTests } from '#core/db/cache/test-list';
 import { testRecord } from '../api/support/fixtures';
-import {
-  sendJson,
-  startScriptedServer,
-  type Script,
-  type ScriptedServer,
-} from '../api/support/scripted-server';
+import { sendJson, scriptedServers, type Script } from '../api/support/scripted-server';
 import { endless } from '../api/support/endless';
 import { tempDir } from '../support/core';
 
 const dir = tempDir();
-let server: ScriptedServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-  dir.remove();
-});
+const startServer = scriptedServers();
+afterEach(() => dir.remove());
 
 const KEY = 'sk_test_hostile_sync_0000';
 
 async function engineAgainst(
   script: Script,
 ): Promise<{ db: Db; run: () => ReturnType<ReturnType<typeof createSyncEngine>['run']> }> {
-  server = await startScriptedServer(script);
+  const server = await startServer(script);
   const baseUrl = server.url;
   const db = openDatabase(join(dir.path, 'cache.db'));
   insertStore(db, {
@@ -127,7 +118,7 @@ it('marks nothing removed when the listing reports negative or zero totals', asy
 });
 
 it('ends a sync under an endless body as "too large", with peak memory bounded (child process)', async () => {
-  server = await startScriptedServer((req, res) => {
+  const server = await startServer((req, res) => {
     // Adding the store checks the key with one small page; the sync's own listing never ends.
     if (new URL(req.url, 'http://x').searchParams.get('perPage') === '1') {
       sendJson(res, 200, {

@@ -1,5 +1,5 @@
 // The listing asks for pages ahead of the one it writes, yet commits them in order with their resume point, and a failed run resumes where it stopped.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
 import { getSyncState } from '#core/db/cache/sync-state';
 import { pullTests } from '#core/sync/pull/tests';
@@ -10,7 +10,7 @@ import { testRecord } from '../api/support/fixtures';
 import {
   sendJson,
   sendProblem,
-  startScriptedServer,
+  scriptedServers,
   type ScriptedServer,
 } from '../api/support/scripted-server';
 
@@ -22,18 +22,14 @@ const RECORDS = Array.from({ length: PAGES * PER_PAGE }, (_, i) =>
 );
 const idsOf = (records: Record<string, unknown>[]) => records.map((r) => String(r.id));
 
-let server: ScriptedServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const startServer = scriptedServers();
 
 /**
  * A server that answers page 2 last (so later pages arrive before it) and can refuse a page.
  * Pages are answered after `delay(page)` ms.
  */
 async function listingServer(refuse: (page: number) => boolean): Promise<ScriptedServer> {
-  return startScriptedServer((req, res) => {
+  return startServer((req, res) => {
     const page = Number(new URL(req.url, 'http://x').searchParams.get('page'));
     const answer = () => {
       if (refuse(page)) {
@@ -92,7 +88,7 @@ const pagesAsked = (s: ScriptedServer, apiKey?: string) =>
 
 describe('listing with pages asked ahead', () => {
   it('writes pages in listing order, each with its resume point, though later pages arrive first', async () => {
-    server = await listingServer(() => false);
+    const server = await listingServer(() => false);
     const db = openTempDb();
     addStore(db, 's1');
     const resumePoints: (number | null)[] = [];
@@ -108,7 +104,7 @@ describe('listing with pages asked ahead', () => {
 
   it('keeps nothing past a failed page, and the next run resumes at it', async () => {
     let refusing = true;
-    server = await listingServer((page) => refusing && page === 4);
+    const server = await listingServer((page) => refusing && page === 4);
     const db = openTempDb();
     addStore(db, 's1');
     const first: (number | null)[] = [];

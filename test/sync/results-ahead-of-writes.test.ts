@@ -2,7 +2,7 @@
 // written (twenty stores' pages wait seconds for their turn to be written), and an answer is read and
 // written only once its test's row is in: real loopback HTTP, a real SQLite file. What the written row
 // no longer asks for is dropped unread; what it asks for differently is taken again.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
 import { upsertResults } from '#core/db/cache/results';
 import { upsertTests } from '#core/db/cache/tests';
@@ -10,19 +10,10 @@ import type { Db } from '#core/db/types';
 import { noCounters, type PhaseContext } from '#core/sync/pull/context';
 import { startResults, type ResultsPull } from '#core/sync/pull/results';
 import type { Test } from '#shared/api/index';
-import {
-  sendJson,
-  sendProblem,
-  startScriptedServer,
-  type ScriptedServer,
-} from '../api/support/scripted-server';
+import { sendJson, sendProblem, scriptedServers } from '../api/support/scripted-server';
 import { addStore, makeResults, makeTest, openTempDb } from '../db/fixtures';
 
-let server: ScriptedServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const startServer = scriptedServers();
 
 const KEY = 'sk_test_results_ahead_000';
 const STORE = 's';
@@ -32,7 +23,7 @@ const NOW = '2026-03-01T12:00:00.000Z';
 async function store(answer?: (testId: string) => 'ok' | 'unavailable') {
   const asked: string[] = [];
   const waiters: { n: number; done: () => void }[] = [];
-  server = await startScriptedServer((req, res) => {
+  const server = await startServer((req, res) => {
     const testId = /\/tests\/([^/]+)\/results$/.exec(req.url)?.[1] ?? '';
     asked.push(testId);
     if (answer?.(testId) === 'unavailable')

@@ -2,7 +2,7 @@
 // of the listing: real loopback HTTP, a real SQLite file. A page is written in parts,
 // its resume point with the last; a run-fatal results answer stops the listing; a listing that fails
 // waits for the results in flight, keeps what was written, and writes nothing after its report.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
 import { getSyncState } from '#core/db/cache/sync-state';
 import type { Db } from '#core/db/types';
@@ -14,16 +14,12 @@ import { testRecord } from '../api/support/fixtures';
 import {
   sendJson,
   sendProblem,
-  startScriptedServer,
+  scriptedServers,
   type ScriptedServer,
 } from '../api/support/scripted-server';
 import { addStore, makeResults, openTempDb } from '../db/fixtures';
 
-let server: ScriptedServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const startServer = scriptedServers();
 
 const KEY = 'sk_test_beside_listing_000';
 /** Two pages of 60 launched tests: each page is written in parts of 25, 25 and 10. */
@@ -63,7 +59,7 @@ async function store(
 ): Promise<ScriptedServer> {
   let resultsAsked: () => void = () => {};
   const firstResults = new Promise<void>((done) => (resultsAsked = done));
-  return startScriptedServer((req, res) => {
+  return startServer((req, res) => {
     const { route, page, testId } = routeOf(req.url);
     if (route === '/campaigns/active') return sendJson(res, 200, { campaigns: [] });
     if (route === '/custom-audiences') return sendJson(res, 200, { customAudiences: [] });
@@ -113,7 +109,7 @@ const count = (db: Db, table: string) =>
 describe('results fetched beside the listing', () => {
   it("asks for page 1's results before page 2 is in, and ends with every test's results", async () => {
     const log: Log = [];
-    server = await store(log);
+    const server = await store(log);
     const db = openCache();
     const report = await engineFor(db, server.url).run('s');
 
@@ -132,7 +128,7 @@ describe('results fetched beside the listing', () => {
   it('writes a page in parts of LISTING_WRITE_PART, the resume point with its last part', async () => {
     expect(LISTING_WRITE_PART).toBe(25);
     const log: Log = [];
-    server = await store(log, { hold: false });
+    const server = await store(log, { hold: false });
     const db = openCache();
     const parts: [number, number | null][] = [];
     const ctx: PhaseContext = {
@@ -162,7 +158,7 @@ describe('results fetched beside the listing', () => {
 
   it('stops the listing at a run-fatal results answer (the key refused)', async () => {
     const log: Log = [];
-    server = await store(log, {
+    const server = await store(log, {
       // Refused 100 ms after it is asked: page 1 (asked for as soon as it is in) is written by then.
       results: (_id, res) =>
         void setTimeout(() => sendProblem(res, 401, 'Unauthorized', 'Unknown API key'), 100),
@@ -182,7 +178,7 @@ describe('results fetched beside the listing', () => {
 
   it('waits for the results in flight when the listing fails, keeps them, and writes nothing after', async () => {
     const log: Log = [];
-    server = await store(log, {
+    const server = await store(log, {
       // Each answer takes 150 ms: several are in flight when page 2 is refused.
       results: (id, res) => void setTimeout(() => sendJson(res, 200, makeResults(id)), 150),
       page2: (res) => sendProblem(res, 400, 'Bad request', 'Refused for the test.'),

@@ -1,5 +1,6 @@
 // A loopback HTTP server whose every answer the test scripts, and which records what it received.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { afterEach } from 'vitest';
 
 export interface Received {
   method: string;
@@ -48,6 +49,24 @@ export async function startScriptedServer(script: Script, port = 0): Promise<Scr
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * startScriptedServer for one test file: every server it starts is closed after each test. Call it
+ * once, at the file's top level (it registers the afterEach).
+ */
+export function scriptedServers(): (script: Script, port?: number) => Promise<ScriptedServer> {
+  const open = new Set<ScriptedServer>();
+  afterEach(async () => {
+    const closing = [...open];
+    open.clear();
+    await Promise.all(closing.map((server) => server.close()));
+  });
+  return async (script, port) => {
+    const server = await startScriptedServer(script, port);
+    open.add(server);
+    return server;
   };
 }
 
