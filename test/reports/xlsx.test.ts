@@ -13,7 +13,7 @@ import type { Db } from '#core/db/types';
 import { NumberText } from '#core/reports/csv';
 import { REPORTS } from '#core/reports/registry';
 import type { CellKind, ReportContext } from '#core/reports/types';
-import { XlsxWriter } from '#core/reports/xlsx';
+import { XlsxWriter, type SheetColumn, type SheetWriter } from '#core/reports/xlsx';
 import { TestFilter } from '#shared/contract/index';
 import { fillingDisk, reportFixture, request } from './support';
 
@@ -66,6 +66,26 @@ function expected(value: unknown, kind: CellKind): unknown {
   return value;
 }
 
+/** A workbook of one sheet written straight with XlsxWriter (`fill` adds its rows), read back with exceljs. */
+async function sheetReadBack(
+  name: string,
+  columns: readonly SheetColumn[],
+  number: readonly boolean[],
+  fill: (sheet: SheetWriter) => Promise<void>,
+): Promise<ExcelJS.Worksheet | undefined> {
+  const path = join(fixture.dir, `${name.replace(/\W/g, '-')}.xlsx`);
+  const out = createWriteStream(path);
+  const writer = new XlsxWriter(out, NOW);
+  const sheet = await writer.sheet(name, columns, number);
+  await fill(sheet);
+  await sheet.end();
+  await writer.finish();
+  await finished(out);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile(path);
+  return book.getWorksheet(name);
+}
+
 describe('xlsx workbook', () => {
   it('has a sheet per report holding its rows cell for cell, typed and formatted by column', () => {
     expect(workbook.worksheets.map((s) => s.name)).toEqual(REPORTS.map((r) => r.name));
@@ -95,10 +115,7 @@ describe('xlsx workbook', () => {
   });
 
   it('drops characters XML cannot hold, escapes markup and keeps leading spaces', async () => {
-    const path = join(fixture.dir, 'direct.xlsx');
-    const out = createWriteStream(path);
-    const writer = new XlsxWriter(out, NOW);
-    const sheet = await writer.sheet(
+    const read = await sheetReadBack(
       "odd's name",
       [
         { name: 'text', kind: 'text' },
@@ -107,15 +124,11 @@ describe('xlsx workbook', () => {
         { name: 'day', kind: 'date' },
       ],
       [false, true, true, false],
+      async (sheet) => {
+        sheet.row(['a\u0001b <c> & "d"', 1.5, true, 'not a date']);
+        sheet.textRow(['  lead', '-0.052', 'false', '2026-02-03']);
+      },
     );
-    sheet.row(['a\u0001b <c> & "d"', 1.5, true, 'not a date']);
-    sheet.textRow(['  lead', '-0.052', 'false', '2026-02-03']);
-    await sheet.end();
-    await writer.finish();
-    await finished(out);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.readFile(path);
-    const read = book.getWorksheet("odd's name");
     expect(read?.getRow(2).values).toEqual([undefined, 'ab <c> & "d"', 1.5, true, 'not a date']);
     expect(read?.getRow(3).values).toEqual([
       undefined,
@@ -128,24 +141,20 @@ describe('xlsx workbook', () => {
 
   it('deflates a sheet of many chunks as one stream that reads back row for row', async () => {
     // About 6 MB of sheet XML: six chunks of a megabyte, each flushed as the writers flush them.
-    const path = join(fixture.dir, 'long.xlsx');
-    const out = createWriteStream(path);
-    const writer = new XlsxWriter(out, NOW);
-    const columns = [
-      { name: 'n', kind: 'integer' as const },
-      { name: 'label', kind: 'text' as const },
-    ];
-    const sheet = await writer.sheet('long', columns, [true, false]);
     const ROWS = 60_000;
-    for (let i = 1; i <= ROWS; i++) {
-      if (sheet.textRow([String(i), `row ${i} ${'x'.repeat(i % 37)}`])) await sheet.flush();
-    }
-    await sheet.end();
-    await writer.finish();
-    await finished(out);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.readFile(path);
-    const read = book.getWorksheet('long');
+    const read = await sheetReadBack(
+      'long',
+      [
+        { name: 'n', kind: 'integer' },
+        { name: 'label', kind: 'text' },
+      ],
+      [true, false],
+      async (sheet) => {
+        for (let i = 1; i <= ROWS; i++) {
+          if (sheet.textRow([String(i), `row ${i} ${'x'.repeat(i % 37)}`])) await sheet.flush();
+        }
+      },
+    );
     expect(read?.rowCount).toBe(ROWS + 1);
     for (const i of [1, 9_999, 30_001, ROWS]) {
       expect(read?.getRow(i + 1).values).toEqual([undefined, i, `row ${i} ${'x'.repeat(i % 37)}`]);
