@@ -219,7 +219,8 @@ const ROWS_A_BLOCK = 32;
 
 /**
  * The same rows as dailyRows, each number as its text and each percent as its fraction's text,
- * ROWS_A_BLOCK rows at a time (a block holds one test's rows only).
+ * ROWS_A_BLOCK rows at a time (a block holds one test's rows only; a record read the general way, a
+ * rare one, is one block).
  */
 export async function* dailyTextRows(ctx: ReportContext): AsyncGenerator<(string | null)[][]> {
   for await (const record of dailyRecordsAhead(ctx)) {
