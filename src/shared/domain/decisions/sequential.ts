@@ -61,15 +61,25 @@ export const NO_BOUNDARY = Infinity;
  */
 const KERNEL_FLOOR = 1e-20;
 
+/**
+ * How close a boundary's crossing probability comes to its budget, relative to the budget. Far below
+ * the grid's own error (a boundary within 1e-3 of a 401-point grid's, in the tests): 1e-8 of the
+ * budget moves a boundary by about 1e-8 on the Z scale.
+ */
+const CROSSING_TOLERANCE = 1e-8;
+/** Steps (in standard deviations of the look's increment) small enough to land within that tolerance. */
+const HALLEY_LANDS = 1e-3;
+const NEWTON_LANDS = 1e-5;
+
 /** At most this many grid points a look (a long plan of daily looks needs the most). */
 const MAX_GRID_POINTS = 801;
 
-/** An odd Simpson grid on [−b, b] of at least `minPoints`, spaced at most `maxSpacing`, with its weights. */
+/** An odd Simpson grid on [−b, b] of at least `minPoints`, spaced at most `maxSpacing`: its points and spacing. */
 function simpsonGrid(
   b: number,
   minPoints: number,
   maxSpacing: number,
-): { points: Float64Array; weights: Float64Array } {
+): { points: Float64Array; spacing: number } {
   let n = Math.max(
     minPoints,
     Number.isFinite(maxSpacing) && maxSpacing > 0 ? Math.ceil((2 * b) / maxSpacing) + 1 : 0,
@@ -77,12 +87,13 @@ function simpsonGrid(
   n = Math.min(MAX_GRID_POINTS, n % 2 === 1 ? n : n + 1);
   const h = (2 * b) / (n - 1);
   const points = new Float64Array(n);
-  const weights = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    points[i] = i === (n - 1) / 2 ? 0 : -b + i * h;
-    weights[i] = ((i === 0 || i === n - 1 ? 1 : i % 2 === 1 ? 4 : 2) * h) / 3;
-  }
-  return { points, weights };
+  for (let i = 0; i < n; i++) points[i] = i === (n - 1) / 2 ? 0 : -b + i * h;
+  return { points, spacing: h };
+}
+
+/** Simpson's weight of point i of an n-point grid spaced h: h/3 × 1, 4, 2, 4, …, 2, 4, 1. */
+function simpsonWeight(i: number, n: number, h: number): number {
+  return ((i === 0 || i === n - 1 ? 1 : i % 2 === 1 ? 4 : 2) * h) / 3;
 }
 
 /**
@@ -153,10 +164,11 @@ export class SequentialBoundaries {
       // First look: S ~ N(0, I) exactly.
       const c = increment > NO_BUDGET ? upperQuantile(increment / 2) : NO_BOUNDARY;
       const b = Number.isFinite(c) ? c * sqrtInfo : 9 * sqrtInfo;
-      const { points, weights } = simpsonGrid(b, this.gridPoints, Infinity);
+      const { points, spacing } = simpsonGrid(b, this.gridPoints, Infinity);
+      const n = points.length;
       this.points = points;
-      this.mass = weights.map(
-        (w, i) => w * (normalDensity((points[i] ?? 0) / sqrtInfo) / sqrtInfo),
+      this.mass = points.map(
+        (s, i) => simpsonWeight(i, n, spacing) * (normalDensity(s / sqrtInfo) / sqrtInfo),
       );
       this.finish(info, increment > NO_BUDGET ? target : this.spentSoFar);
       this.remember(c, info);
@@ -202,7 +214,7 @@ export class SequentialBoundaries {
   private convolve(b: number, sd: number): void {
     const old = this.points;
     const oldMass = this.mass;
-    const { points, weights } = simpsonGrid(b, this.gridPoints, sd / 2);
+    const { points, spacing: h } = simpsonGrid(b, this.gridPoints, sd / 2);
     const n = points.length;
     const mass = new Float64Array(n);
     const spacing = old.length > 1 ? (old[1] ?? 0) - (old[0] ?? 0) : 1;
@@ -218,7 +230,8 @@ export class SequentialBoundaries {
       const z0 = (s - (old[start] ?? 0)) / sd;
       let sum = 0;
       // Rightwards: u grows, z = (s − u)/sd falls by a each step.
-      let e = Math.exp(-0.5 * z0 * z0);
+      const peak = Math.exp(-0.5 * z0 * z0);
+      let e = peak;
       let r = Math.exp(a * z0 - 0.5 * a * a);
       for (let j = start; j < old.length; j++) {
         sum += (oldMass[j] ?? 0) * e;
@@ -227,7 +240,7 @@ export class SequentialBoundaries {
         if (e < KERNEL_FLOOR) break;
       }
       // Leftwards: z rises by a each step.
-      e = Math.exp(-0.5 * z0 * z0);
+      e = peak;
       r = Math.exp(-a * z0 - 0.5 * a * a);
       for (let j = start - 1; j >= 0; j--) {
         e *= r;
@@ -235,7 +248,7 @@ export class SequentialBoundaries {
         sum += (oldMass[j] ?? 0) * e;
         if (e < KERNEL_FLOOR) break;
       }
-      const value = (weights[i] ?? 0) * sum * norm;
+      const value = simpsonWeight(i, n, h) * sum * norm;
       mass[i] = value;
       mass[n - 1 - i] = value;
     }
@@ -254,16 +267,18 @@ export class SequentialBoundaries {
     const first = points[0] ?? 0;
     const spacing = points.length > 1 ? (points[1] ?? 0) - first : 1;
     // P(|S_k| ≥ b, no earlier crossing) = Σ mass · [Q((b − u)/sd) + Q((b + u)/sd)] = 2 Σ mass · Q((b − u)/sd)
-    // by symmetry. Beyond 8.5 sd the tail (< 1e-17) is nothing next to any budget worth spending, so
-    // only the points within 8.5 sd below b are summed (the grid is even: the first is found directly).
+    // by symmetry. The mass is at most 1, so points more than `reach` sd below b, whose tails are under
+    // 1e-12 of the budget, cannot matter: only the points within it are summed (the grid is even: the
+    // first is found directly).
+    const reach = Math.min(8.5, upperQuantile(increment * 1e-12));
     const crossing = (b: number): { value: number; slope: number; curvature: number } => {
       let value = 0;
       let slope = 0;
       let curvature = 0;
-      const from = Math.max(0, Math.floor((b - 8.5 * sd - first) / spacing) - 1);
+      const from = Math.max(0, Math.floor((b - reach * sd - first) / spacing) - 1);
       for (let j = from; j < points.length; j++) {
         const z = (b - (points[j] ?? 0)) / sd;
-        if (z > 8.5) continue;
+        if (z > reach) continue;
         const m = mass[j] ?? 0;
         const density = m * normalDensity(z);
         value += m * normalTail(z);
@@ -278,18 +293,22 @@ export class SequentialBoundaries {
     for (let iteration = 0; iteration < 80; iteration++) {
       const { value, slope, curvature } = crossing(b);
       const error = value - increment;
-      if (Math.abs(error) <= increment * 1e-10) break;
+      if (Math.abs(error) <= increment * CROSSING_TOLERANCE) break;
       if (error > 0) low = b;
       else high = b;
       const newton = slope < 0 ? error / slope : Number.NaN;
       const halley = 1 - (newton * curvature) / (2 * slope);
-      let next = b - (halley > 0.5 && halley < 2 ? newton / halley : newton);
+      const cubic = halley > 0.5 && halley < 2;
+      let next = b - (cubic ? newton / halley : newton);
       // A step past |Z| = 40 is no boundary (where the crossing probability is flat, as when the
       // information barely grew, a step can fly off): bisect, or widen from b while nothing bounds it.
       const stepped = next > low && next < high && next < 40 * sqrtInfo;
       if (!stepped) next = Number.isFinite(high) ? (low + high) / 2 : b * 1.5 + sd;
-      // A step this small lands within (1e-8)² of the root: take it without evaluating again.
-      if ((stepped && Math.abs(next - b) <= 1e-8 * b) || Math.abs(next - b) <= 1e-10 * sqrtInfo) {
+      // A step this small lands close enough to the root to take it without evaluating again: a Halley
+      // step of δ·sd within about 10·δ³·sd (its error is cubic, the constant near (z/sd)²), a Newton
+      // step within δ²·sd.
+      const small = Math.abs(next - b) / sd <= (cubic ? HALLEY_LANDS : NEWTON_LANDS);
+      if ((stepped && small) || Math.abs(next - b) <= 1e-10 * sqrtInfo) {
         b = next;
         break;
       }
