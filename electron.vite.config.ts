@@ -30,6 +30,8 @@ export default defineConfig({
           'sync-worker': resolve('src/main/core/sync/thread/worker.ts'),
           // The sync thread's results decoder (src/main/core/sync/decode/): out/main/results-decoder.js.
           'results-decoder': resolve('src/main/core/sync/decode/worker.ts'),
+          // The threads that make a refresh's calls (src/main/core/decisions/): out/main/call-worker.js.
+          'call-worker': resolve('src/main/core/decisions/call-worker.ts'),
         },
       },
     },

@@ -2,8 +2,9 @@
 // them, and each call equals, figure for figure, the one made from the test and its results, on random
 // simulated tests (revenue goals, unknown goals, no variant, SRM, daily figures that do not add up,
 // ended tests, plans and plan changes); facts whose test, results or version changed are never used.
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '#simulator/index';
 import type { Test, TestResults } from '#shared/api/index';
 import {
@@ -18,7 +19,10 @@ import {
   lastDataDate,
   readGlobalDecisionSettings,
   readTestPlan,
-  refreshDecisionsStep,
+  callJobs,
+  makeCallsInPlace,
+  readStaleCalls,
+  writeStaleCalls,
   storeBasis,
   writeGlobalDecisionSettings,
   writeStoreOverrides,
@@ -30,6 +34,7 @@ import { upsertResults } from '#core/db/cache/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { FACTS_VERSION, packDays, unpackDays } from '#core/db/cache/decision-facts';
+import { sourceCallThread, threadCallMaker } from '#core/decisions/call-threads';
 import { tempDir } from '../db/fixtures';
 import { asStored } from './support';
 
@@ -157,21 +162,14 @@ function write(db: Db, all: readonly Case[]): void {
   }
 }
 
-/** Every stale call of the store made again; returns how many. */
+/** Every stale call of the store made again, a batch at a time as the refresh does; returns how many. */
 function refresh(db: Db): number {
   let decided = 0;
   let afterSeq: number | null = 0;
   while (afterSeq !== null) {
-    const step = refreshDecisionsStep(db, {
-      storeId: STORE,
-      afterSeq,
-      limit: 50,
-      deadline: Infinity,
-      now: () => 0,
-      at: AT,
-    });
-    decided += step.decided;
-    afterSeq = step.afterSeq;
+    const batch = readStaleCalls(db, { storeId: STORE, afterSeq, limit: 50 });
+    decided += writeStaleCalls(db, batch, makeCallsInPlace(batch), AT);
+    afterSeq = batch.afterSeq;
   }
   return decided;
 }
@@ -331,6 +329,164 @@ describe('decision facts', { timeout: 120_000 }, () => {
       expect(refresh(db)).toBe(all.length);
       expect(keptCalls(db)).toEqual(expectedCalls(db, now));
       expect(factsRows(db)).toBe(all.length);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/** Every stale call of the store, read as one batch (for the tests of the calls' making). */
+function wholeBatch(db: Db) {
+  return readStaleCalls(db, { storeId: STORE, afterSeq: 0, limit: 100_000 });
+}
+
+describe("a refresh's calls made elsewhere", { timeout: 120_000 }, () => {
+  it('on the calls threads (real worker threads, the source under tsx) are those made in place', async () => {
+    const db = openCache();
+    const threads = threadCallMaker(sourceCallThread(), 2);
+    try {
+      const all = cases(5, 120);
+      write(db, all);
+      writeGlobalDecisionSettings(db, { ...readGlobalDecisionSettings(db), credibility: 0.9 }, AT);
+      const batch = wholeBatch(db);
+      const jobs = callJobs(batch);
+      expect(jobs.length).toBeGreaterThan(60);
+      // Split as the refresh sends them, several batches in hand across both threads.
+      const halves = [jobs.slice(0, 40), jobs.slice(40)];
+      const made = (await Promise.all(halves.map((half) => threads.make(half)))).flat();
+      expect(made).toEqual(makeCallsInPlace(batch));
+      expect(made.every((answer) => answer.kind === 'made')).toBe(true);
+      expect(threads.threads()).toBe(2);
+    } finally {
+      await threads.close();
+      db.close();
+    }
+  });
+
+  it('on the built file the Electron app ships (out/main/call-worker.js) under plain Node are those made in place', async () => {
+    const built = join(process.cwd(), 'out', 'main', 'call-worker.js');
+    expect(existsSync(built), 'run `npx electron-vite build` first (npm test does)').toBe(true);
+    const db = openCache();
+    const thread = threadCallMaker({ file: built }, 1);
+    const logged = vi.spyOn(console, 'error');
+    try {
+      write(db, cases(13, 40));
+      writeGlobalDecisionSettings(db, { ...readGlobalDecisionSettings(db), credibility: 0.9 }, AT);
+      const batch = wholeBatch(db);
+      expect(await thread.make(callJobs(batch))).toEqual(makeCallsInPlace(batch));
+      // Made on the thread: none fell back in place.
+      expect(thread.threads()).toBe(1);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+      await thread.close();
+      db.close();
+    }
+  });
+
+  it('on threads that end when idle, and start again at the next batch', async () => {
+    const db = openCache();
+    const threads = threadCallMaker(sourceCallThread(), 1, 100);
+    try {
+      write(db, cases(29, 30));
+      writeGlobalDecisionSettings(db, { ...readGlobalDecisionSettings(db), credibility: 0.9 }, AT);
+      const batch = wholeBatch(db);
+      const inPlace = makeCallsInPlace(batch);
+      expect(threads.running()).toBe(0);
+      expect(await threads.make(callJobs(batch))).toEqual(inPlace);
+      expect(threads.running()).toBe(1);
+      await vi.waitFor(() => expect(threads.running()).toBe(0), { timeout: 5_000 });
+      expect(await threads.make(callJobs(batch))).toEqual(inPlace);
+      expect(threads.running()).toBe(1);
+    } finally {
+      await threads.close();
+      db.close();
+    }
+  });
+
+  it('by a calls thread that cannot start, or that dies with a batch in hand, are made in place', async () => {
+    const db = openCache();
+    const dir = tempDir();
+    // A real worker thread whose code exits at the first batch it is sent.
+    const dying = join(dir, 'dying-worker.mjs');
+    writeFileSync(
+      dying,
+      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const makers = [
+      threadCallMaker({ file: join(dir, 'no-such-worker.mjs') }, 1),
+      threadCallMaker({ file: dying }, 1),
+    ];
+    try {
+      write(db, cases(9, 40));
+      writeGlobalDecisionSettings(db, { ...readGlobalDecisionSettings(db), credibility: 0.9 }, AT);
+      const batch = wholeBatch(db);
+      const inPlace = makeCallsInPlace(batch);
+      for (const maker of makers) {
+        expect(await maker.make(callJobs(batch))).toEqual(inPlace);
+        // From then on every call is made in place, at once.
+        expect(maker.threads()).toBe(0);
+        expect(await maker.make(callJobs(batch))).toEqual(inPlace);
+      }
+      expect(logged.mock.calls.map((call) => call[0])).toEqual([
+        '[splitbook] a calls thread stopped; making calls in place:',
+        '[splitbook] a calls thread stopped; making calls in place:',
+      ]);
+    } finally {
+      logged.mockRestore();
+      for (const maker of makers) await maker.close();
+      db.close();
+    }
+  });
+
+  it('are written only while their rows still need them: a call made meanwhile from newer results stays', () => {
+    const db = openCache();
+    try {
+      const all = cases(23, 60).filter(
+        (c) => c.test.variant !== null && c.test.status === 'active',
+      );
+      write(db, all);
+      const [synced, resynced] = all;
+      if (!synced || !resynced) throw new Error('too few cases');
+      const settings = readGlobalDecisionSettings(db);
+      writeGlobalDecisionSettings(db, { ...settings, credibility: 0.9 }, AT);
+      // The refresh reads its batch and makes the calls (on a thread, while a sync runs on)...
+      const batch = wholeBatch(db);
+      const made = makeCallsInPlace(batch);
+      const more = (results: TestResults): TestResults => ({
+        ...results,
+        variant: { ...results.variant, visitors: Math.round(results.variant.visitors * 1.5) },
+      });
+      const resultsWrite = (c: Case, results: TestResults) =>
+        upsertResults(db, {
+          storeId: STORE,
+          testId: c.test.id,
+          results,
+          fetchedAt: AT,
+          testUpdatedAt: c.test.updatedAt,
+          testStatus: c.test.status,
+        });
+      // ...a sync writes one test's newer results, and their call under these settings...
+      resultsWrite(synced, more(synced.results));
+      // ...and another's after the settings moved again (its call made under the newer ones).
+      writeGlobalDecisionSettings(db, { ...settings, credibility: 0.99 }, AT);
+      resultsWrite(resynced, more(resynced.results));
+      const syncedCalls = keptCalls(db);
+      expect(writeStaleCalls(db, batch, made, AT)).toBe(all.length - 2);
+      const kept = keptCalls(db);
+      // The sync's calls stay: neither is replaced by one made from the results it replaced.
+      expect(kept.get(synced.test.id)).toBe(syncedCalls.get(synced.test.id));
+      expect(kept.get(resynced.test.id)).toBe(syncedCalls.get(resynced.test.id));
+      expect(JSON.parse(kept.get(resynced.test.id) ?? 'null')).toMatchObject({
+        settings: { credibility: 0.99 },
+      });
+      // The next refresh makes every call under the settings now, from the results now.
+      expect(refresh(db)).toBe(all.length - 1);
+      const now = all.map((c) =>
+        c === synced || c === resynced ? { ...c, results: more(c.results) } : c,
+      );
+      expect(keptCalls(db)).toEqual(expectedCalls(db, now));
     } finally {
       db.close();
     }

@@ -15,6 +15,7 @@ import {
   createDecisionRefresh,
   PROGRESS_AFTER_MS,
   PROGRESS_EVERY_MS,
+  REFRESH_BATCH_ROWS,
 } from '#core/decisions/refresh';
 import type { CoreEvent } from '#shared/contract/index';
 import { tempDir } from '../support/core';
@@ -28,7 +29,8 @@ function cacheWithCalls(name: string): { db: Db; storeIds: string[]; at: string 
   const sim = createSimulator({
     seed: 31,
     stores: [{ name: 'A' }, { name: 'B' }],
-    testsPerStore: 60,
+    // More stale calls a store than a refresh's batch: the walk writes several batches.
+    testsPerStore: 150,
   });
   const db = openDatabase(join(dir.path, `${name}.db`), {
     userDataFile: join(dir.path, `${name}-user.db`),
@@ -61,10 +63,10 @@ describe('the refresh after a settings change', () => {
     const settings = readGlobalDecisionSettings(db);
     writeGlobalDecisionSettings(db, { ...settings, credibility: 0.9 }, at);
     const stale = storeIds.reduce((n, id) => n + staleCount(db, id), 0);
-    expect(stale).toBeGreaterThan(50);
+    expect(stale).toBeGreaterThan(4 * REFRESH_BATCH_ROWS);
 
-    // Every reading of the clock is 40 ms on: a step makes a call or two, and the walk takes seconds.
-    const { refresh, events, time } = refreshWithClock(db, at, 40);
+    // Every reading of the clock is 300 ms on (one a batch written): the walk takes seconds.
+    const { refresh, events, time } = refreshWithClock(db, at, 300);
     await refresh.request(null, true);
     const progress = events.flatMap((e) => (e.name === 'decisions.progress' ? [e.payload] : []));
     expect(progress.length).toBeGreaterThan(2);

@@ -7,9 +7,15 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '#simulato
 import { decideTest, DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { MIGRATIONS, migrate } from '#core/db/cache/migrations/index';
 import { openDatabase } from '#core/db/open';
-import { decisionLinesSql, refreshDecisionsStep, storeBasis } from '#core/db/cache/decisions';
+import {
+  decisionLinesSql,
+  makeCallsInPlace,
+  readStaleCalls,
+  storeBasis,
+  writeStaleCalls,
+} from '#core/db/cache/decisions';
 import { FACTS_VERSION } from '#core/db/cache/decision-facts';
-import { REFRESH_STEP_ROWS } from '#core/decisions/refresh';
+import { REFRESH_BATCH_ROWS } from '#core/decisions/refresh';
 import type { Core } from '#core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
 import { asStored, nextEvent, testsWithResults } from './support';
@@ -227,7 +233,7 @@ describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {
     const core = await startCore(data.path, { clock: () => simulator.now() });
     try {
       const done = nextEvent(core, 'decisions.changed', (payload) => payload.storeId === null);
-      // Nothing was decided yet when the first list answered: the calls come a step per tick after it.
+      // Nothing was decided yet when the first list answered: the calls come a batch at a time after it.
       const first = await allTestRows(core, storeId);
       expect(first.length).toBe(160);
       expect(first.every((row) => row.decision === null && row.goalLift === null)).toBe(true);
@@ -237,7 +243,7 @@ describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {
         MIGRATIONS.length,
       );
       const decided = await expectEveryCall(core);
-      expect(decided).toBeGreaterThan(REFRESH_STEP_ROWS * 2);
+      expect(decided).toBeGreaterThan(REFRESH_BATCH_ROWS * 2);
       expect(
         readCache((db) =>
           db.prepare('SELECT count(*) AS n FROM results WHERE rate_fits IS NULL').get(),
@@ -307,22 +313,21 @@ describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {
     }
   });
 
-  it('makes calls a bounded step at a time, in the order of the rows', () => {
+  it('makes calls a bounded batch at a time, in the order of the rows', () => {
     const db = openDatabase(cacheFile, { userDataFile: join(data.path, 'splitbook-user.db') });
     try {
       db.exec('UPDATE tests SET decision_key = NULL');
-      const step = (afterSeq: number, limit: number) =>
-        refreshDecisionsStep(db, {
-          storeId,
-          afterSeq,
-          limit,
-          deadline: Infinity,
-          now: () => 0,
-          at: '2026-01-01T00:00:00.000Z',
-        });
-      const first = step(0, 5);
-      expect(first.decided).toBe(5);
-      expect(first.afterSeq).not.toBeNull();
+      const at = '2026-01-01T00:00:00.000Z';
+      const batch = (afterSeq: number, limit: number) => {
+        const read = readStaleCalls(db, { storeId, afterSeq, limit });
+        return { read, written: writeStaleCalls(db, read, makeCallsInPlace(read), at) };
+      };
+      const first = batch(0, 5);
+      expect(first.written).toBe(5);
+      expect(first.read.calls.map((call) => call.seq)).toEqual(
+        [...first.read.calls.map((call) => call.seq)].sort((a, b) => a - b),
+      );
+      expect(first.read.afterSeq).toBe(first.read.calls.at(-1)?.seq);
       const decidedSoFar = () =>
         (
           db.prepare('SELECT count(*) AS n FROM tests WHERE decision_key IS NOT NULL').get() as {
@@ -330,18 +335,17 @@ describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {
           }
         ).n;
       expect(decidedSoFar()).toBe(5);
-      // A deadline already past still makes one call, so every step moves on.
-      const late = refreshDecisionsStep(db, {
+      // Calls read but not answered (a refresh stopped mid-batch) stay stale, and are read again.
+      const unanswered = readStaleCalls(db, {
         storeId,
-        afterSeq: first.afterSeq ?? 0,
-        limit: 50,
-        deadline: 0,
-        now: () => 1,
-        at: '2026-01-01T00:00:00.000Z',
+        afterSeq: first.read.afterSeq ?? 0,
+        limit: 3,
       });
-      expect(late.decided).toBe(1);
-      let afterSeq: number | null = late.afterSeq;
-      while (afterSeq !== null) afterSeq = step(afterSeq, 50).afterSeq;
+      expect(writeStaleCalls(db, unanswered, [], at)).toBe(
+        unanswered.calls.filter((call) => call.from !== 'facts').length,
+      );
+      let afterSeq: number | null = first.read.afterSeq;
+      while (afterSeq !== null) afterSeq = batch(afterSeq, 50).read.afterSeq;
       const withResults = (db.prepare('SELECT count(*) AS n FROM results').get() as { n: number })
         .n;
       expect(decidedSoFar()).toBe(withResults);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { TestListInput } from '#shared/contract/index';
 import { createCore, type CoreDeps } from '#core/create-core';
 import { sourceSyncThread } from '#core/sync/thread/source';
+import { sourceCallThread } from '#core/decisions/call-threads';
 import { syncAndWait } from '#core/sync/wait';
 import type { Core } from '#core/types';
 import type { Simulator } from '#simulator/index';
@@ -18,9 +19,10 @@ import {
 export const realKeyring = process.env.SPLITBOOK_TEST_KEYRING === '1';
 
 /**
- * Syncs on their own thread, as every host runs them (the vitest project `sync-thread` sets it): a core
- * given its own `fetch` (an in-process simulator) keeps syncs on the calling thread, which a thread
- * cannot take; a fake clock crosses as an offset from the system's.
+ * Syncs on their own thread, and a refresh's calls on the calls threads, as the app's hosts run them
+ * (the vitest project `sync-thread` sets it): a core given its own `fetch` (an in-process simulator)
+ * keeps syncs on the calling thread, which a thread cannot take; a fake clock crosses as an offset
+ * from the system's.
  */
 export const onSyncThread = process.env.SPLITBOOK_TEST_SYNC_THREAD === '1';
 
@@ -37,12 +39,14 @@ export function tempDir(prefix = 'splitbook-test-'): { path: string; remove(): v
 
 export async function startCore(dataDir: string, overrides: Partial<CoreDeps> = {}): Promise<Core> {
   const threaded = onSyncThread && !overrides.fetch && !('syncThread' in overrides);
+  const callThreads = onSyncThread && !('callThread' in overrides);
   return createCore({
     dataDir,
     secrets: testSecrets(),
     host: 'cli',
     version: '0.0.0-test',
     ...(threaded ? { syncThread: sourceSyncThread() } : {}),
+    ...(callThreads ? { callThread: sourceCallThread() } : {}),
     ...overrides,
   });
 }

@@ -40,6 +40,11 @@ import { createAudiencesService } from './services/audiences';
 import { createCampaignsService } from './services/campaigns';
 import { createDecisionsService } from './services/decisions';
 import { createDecisionRefresh } from './decisions/refresh';
+import {
+  inPlaceCallMaker,
+  threadCallMaker,
+  type CallThreadOptions,
+} from './decisions/call-threads';
 import { createEditsService } from './services/edits';
 import { createNotesService } from './services/notes';
 import { createPortfolioService } from './services/portfolio';
@@ -94,6 +99,12 @@ export interface CoreDeps {
    * which a thread cannot take; a `clock` of the core's own the thread is shown, sync/thread/protocol.ts).
    */
   syncThread?: SyncThreadOptions;
+  /**
+   * Make the calls of a refresh (a settings change makes them all again) on threads of their own
+   * (decisions/call-threads.ts), one per core but one: the hosts set it; left out, they are made on
+   * the calling thread.
+   */
+  callThread?: CallThreadOptions;
   /**
    * Sync every store by itself (sync/background.ts): the app's hosts set it; the CLI, a one-off, does
    * not (its syncs still move each store's back-off and refused key, which `stores` shows).
@@ -202,11 +213,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   let demo: DemoStore | null = null;
   const demoStore = () => (demo ??= createDemoStore({ clock, ...deps.demo }));
 
+  const callMaker = deps.callThread ? threadCallMaker(deps.callThread) : inPlaceCallMaker();
+
   /** Everything that holds the connection: rebuilt with a new one when the cache is rebuilt. */
   function assemble(current: Db) {
-    const refresh = createDecisionRefresh({ db: current, clock, emit });
+    const refresh = createDecisionRefresh({ db: current, clock, emit, maker: callMaker });
     // Calls of an older version, or of results cached before calls were kept, are made in the
-    // background (a step per tick): the window paints at once and reloads on decisions.changed.
+    // background (a batch at a time): the window paints at once and reloads on decisions.changed.
     if (cache.state === 'ok' && !current.readonly) void refresh.request(null, false);
     const stores = createStoreRegistry({ db: current, keys, fetch: fetchImpl, demoStore });
     const onProgress = (progress: SyncProgress) =>
@@ -511,6 +524,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       parts.background.stop();
       parts.refresh.stop();
       await parts.engine.close();
+      await callMaker.close();
       await keysCleaned;
       listeners.clear();
       db.close();

@@ -7,6 +7,7 @@ export type { BackgroundTimers } from './sync/background';
 export { createKeychainSecretStore, createMemorySecretStore, type SecretStore } from './secrets';
 export { nextSyncReport, syncAndWait } from './sync/wait';
 export { sourceSyncThread } from './sync/thread/source';
+export { sourceCallThread } from './decisions/call-threads';
 export type { SyncThreadOptions } from './sync/thread/protocol';
 export type { ExportRequest, ExportOptions } from './reports/export';
 export type { PrintToPdf, SaveFile, SaveFormat, SaveTarget } from './reports/save';

@@ -1,14 +1,23 @@
 // Makes stale decisions again in the background: at core start (calls of an older version, results cached
-// before decisions were stored) and after the decision settings or a test's plan change. A short step per
-// tick of the event loop, so a cache of thousands of tests never holds up the window's first paint.
+// before decisions were stored) and after the decision settings or a test's plan change. A batch at a
+// time: read here (a few milliseconds), its calls made on the calls threads (call-threads.ts) while the
+// next batch is read and the one before written, then written here in one short transaction, so a cache
+// of thousands of tests never holds up the window's first paint, and other cores do the engine's work.
 import type { CoreEvent } from '#shared/contract/index';
 import { listStoreRows } from '../db/cache/stores';
-import { refreshDecisionsStep, staleCount } from '../db/cache/decisions';
+import {
+  callJobs,
+  readStaleCalls,
+  staleCount,
+  writeStaleCalls,
+  type StaleCalls,
+} from '../db/cache/decisions';
+import type { CallAnswer } from '../db/cache/decision-calls';
 import type { Db } from '../db/types';
+import { inPlaceCallMaker, type CallMaker } from './call-threads';
 
-/** Rows and milliseconds per step: under a millisecond a call from its facts, so a step stays well under a frame or two. */
-export const REFRESH_STEP_ROWS = 50;
-export const REFRESH_STEP_MS = 25;
+/** Calls a batch: about 10 ms of the engine's work, made in place or on a calls thread. */
+export const REFRESH_BATCH_ROWS = 50;
 /**
  * A refresh says how far it is (decisions.progress) once it has run this long, then at most every
  * PROGRESS_EVERY_MS: a settings change over thousands of tests takes seconds, and the window says so.
@@ -18,14 +27,14 @@ export const PROGRESS_EVERY_MS = 250;
 
 export interface DecisionRefresh {
   /**
-   * Makes every missing or stale call of a store (null: of every store) again, a step per tick; emits
-   * `decisions.changed` for that scope when done, always when `announce`, else only if a call changed.
-   * Resolves when the scope is done. Asking again for a scope under way starts it over.
+   * Makes every missing or stale call of a store (null: of every store) again, a batch at a time;
+   * emits `decisions.changed` for that scope when done, always when `announce`, else only if a call
+   * changed. Resolves when the scope is done. Asking again for a scope under way starts it over.
    */
   request(storeId: string | null, announce: boolean): Promise<void>;
   /** Resolves once nothing is under way (at once when nothing is). */
   idle(): Promise<void>;
-  /** Stops between steps (the connection is about to close); whoever waits is let go. */
+  /** Stops between batches (the connection is about to close); whoever waits is let go. */
   stop(): void;
 }
 
@@ -45,18 +54,27 @@ type Job = {
   toldAt: number | null;
 };
 
+/** A batch read, its calls being made. */
+type InFlight = { job: Job; batch: StaleCalls; answers: Promise<CallAnswer[]> };
+
+/** Lets the event loop answer what waits (the window's requests) between two batches. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export function createDecisionRefresh(deps: {
   db: Db;
   clock: () => number;
   emit(event: CoreEvent): void;
-  /** The time source of a step's budget (the clock may be a test's fixed one). */
+  /** Who makes the calls: the calls threads in the hosts; in place by default. */
+  maker?: CallMaker;
+  /** The time source of the progress (the clock may be a test's fixed one). */
   now?: () => number;
 }): DecisionRefresh {
   const { db, clock, emit } = deps;
+  const maker = deps.maker ?? inPlaceCallMaker();
   const now = deps.now ?? (() => performance.now());
   const jobs: Job[] = [];
   let idleWaiters: (() => void)[] = [];
-  let scheduled: NodeJS.Immediate | null = null;
+  let running: Promise<void> | null = null;
   let stopped = false;
 
   const storesOf = (storeId: string | null): string[] =>
@@ -78,7 +96,7 @@ export function createDecisionRefresh(deps: {
     try {
       for (const store of job.stores) left += staleCount(db, store);
     } catch (error) {
-      // Only the progress's total is lost: the steps report their own failure.
+      // Only the progress's total is lost: the batches report their own failure.
       console.error('[splitbook] stale calls could not be counted:', error);
     }
     return job.done + left;
@@ -100,10 +118,6 @@ export function createDecisionRefresh(deps: {
     });
   }
 
-  function schedule(): void {
-    if (scheduled === null && !stopped) scheduled = setImmediate(tick);
-  }
-
   function finish(job: Job): void {
     jobs.splice(jobs.indexOf(job), 1);
     tell(job, true);
@@ -111,7 +125,6 @@ export function createDecisionRefresh(deps: {
       emit({ name: 'decisions.changed', payload: { storeId: job.storeId } });
     }
     for (const resolve of job.waiters) resolve();
-    if (jobs.length === 0) release();
   }
 
   function release(): void {
@@ -120,42 +133,90 @@ export function createDecisionRefresh(deps: {
     for (const resolve of waiters) resolve();
   }
 
-  function tick(): void {
-    scheduled = null;
-    const job = jobs[0];
-    if (stopped || job === undefined) return;
-    const storeId = job.stores[0];
-    if (storeId === undefined) {
-      finish(job);
-      schedule();
-      return;
-    }
-    try {
-      const step = refreshDecisionsStep(db, {
-        storeId,
-        afterSeq: job.afterSeq,
-        limit: REFRESH_STEP_ROWS,
-        deadline: now() + REFRESH_STEP_MS,
-        now,
-        at: new Date(clock()).toISOString(),
-      });
-      job.decided += step.decided;
-      job.done += step.decided;
-      tell(job, false);
-      if (step.afterSeq === null) {
+  /**
+   * The job's next batch, read where its walk is, and the walk moved on; null when the walk is over.
+   * A store that cannot be read (the cache rebuilt, the disk gone) is logged and left: the next request
+   * or start-up tries again.
+   */
+  function readNext(job: Job): StaleCalls | null {
+    for (;;) {
+      const storeId = job.stores[0];
+      if (storeId === undefined) return null;
+      try {
+        const batch = readStaleCalls(db, {
+          storeId,
+          afterSeq: job.afterSeq,
+          limit: REFRESH_BATCH_ROWS,
+        });
+        if (batch.afterSeq === null) {
+          job.stores.shift();
+          job.afterSeq = 0;
+        } else {
+          job.afterSeq = batch.afterSeq;
+        }
+        if (batch.calls.length > 0) return batch;
+      } catch (error) {
+        console.error('[splitbook] decisions could not be brought up to date:', error);
         job.stores.shift();
         job.afterSeq = 0;
-      } else {
-        job.afterSeq = step.afterSeq;
       }
-    } catch (error) {
-      // A closed or unusable connection (the cache rebuilt, the disk gone): the next request or
-      // start-up tries again; the error is not swallowed.
-      console.error('[splitbook] decisions could not be brought up to date:', error);
-      job.stores.shift();
-      job.afterSeq = 0;
     }
-    schedule();
+  }
+
+  /** Writes a batch whose calls are made; a failure is logged, and the rows stay stale for the next refresh. */
+  function write(item: InFlight, answers: CallAnswer[]): void {
+    try {
+      const written = writeStaleCalls(db, item.batch, answers, new Date(clock()).toISOString());
+      item.job.decided += written;
+      item.job.done += written;
+      tell(item.job, false);
+    } catch (error) {
+      console.error('[splitbook] decisions could not be brought up to date:', error);
+    }
+  }
+
+  /**
+   * Walks the jobs, first come first: as many batches in hand as there are calls threads and one more,
+   * so the threads are never idle while this thread reads and writes. A job asked for again mid-walk
+   * starts over from its first store; the batches already in hand are still written (each call goes
+   * with the key it was made with, and only while its row still needs it).
+   */
+  async function walk(): Promise<void> {
+    // Never on the caller's turn: a request at start-up returns before any call is read.
+    await turn();
+    const inFlight: InFlight[] = [];
+    const depth = maker.threads() + 1;
+    for (;;) {
+      if (stopped) return;
+      const job = jobs[0];
+      if (job === undefined) return;
+      while (inFlight.length < depth) {
+        const batch = readNext(job);
+        if (batch === null) break;
+        inFlight.push({ job, batch, answers: maker.make(callJobs(batch)) });
+      }
+      const item = inFlight.shift();
+      if (item === undefined) {
+        finish(job);
+        continue;
+      }
+      const answers = await item.answers.catch((error: unknown) => {
+        console.error('[splitbook] decisions could not be made:', error);
+        return [];
+      });
+      if (stopped) return;
+      write(item, answers);
+      await turn();
+    }
+  }
+
+  function kick(): void {
+    if (running !== null || stopped) return;
+    running = walk().finally(() => {
+      running = null;
+      if (jobs.length === 0 || stopped) release();
+      else kick();
+    });
   }
 
   return {
@@ -178,17 +239,15 @@ export function createDecisionRefresh(deps: {
             ...begin({ storeId }),
           });
         }
-        schedule();
+        kick();
       });
     },
     idle() {
-      if (jobs.length === 0 || stopped) return Promise.resolve();
+      if ((jobs.length === 0 && running === null) || stopped) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     stop() {
       stopped = true;
-      if (scheduled !== null) clearImmediate(scheduled);
-      scheduled = null;
       for (const job of jobs.splice(0)) for (const resolve of job.waiters) resolve();
       release();
     },

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import {
   createCore,
   createKeychainSecretStore,
+  sourceCallThread,
   sourceSyncThread,
   type Core,
   type CoreDeps,
@@ -34,6 +35,9 @@ export function openCore(
     version: appVersion(),
     // These hosts run from the source under tsx: so does their sync thread.
     syncThread: sourceSyncThread(),
+    // And so do the threads that make a refresh's calls, but in the CLI: a one-off whose refresh
+    // is over before a thread under tsx (about a second) would have started.
+    callThread: host === 'cli' ? undefined : sourceCallThread(),
     // The CLI queues an edit and exits at once, which would cut a send short: its next sync sends it.
     pushOnEdit: host !== 'cli',
     ...extra,

@@ -96,6 +96,8 @@ async function start(source: RendererSource): Promise<void> {
       file: join(OUT_DIR, 'main', 'sync-worker.js'),
       decoder: { file: join(OUT_DIR, 'main', 'results-decoder.js') },
     },
+    // A settings change's calls are made on threads of their own too, so the other cores do the work.
+    callThread: { file: join(OUT_DIR, 'main', 'call-worker.js') },
     // Every store kept current while the app runs, once the window has painted.
     backgroundSync: true,
     // The cache's quick_check once the window shows data, not before the first row.

@@ -97,20 +97,36 @@ export type StoredFacts = {
 };
 
 /**
- * The facts kept for a test when they were made from its record as it is now (`testJson`), by this
- * version; null for a test that can have no call; undefined when there are none to trust.
+ * Whether the facts kept for a test were made from its record as it is now (`testJson`), by this
+ * version: only then may a call be made from them.
  */
-export function readFacts(stored: StoredFacts, testJson: string): DecisionData | null | undefined {
-  if (stored.factsVersion !== FACTS_VERSION || stored.days === null) return undefined;
-  if (stored.testHash !== testHash(testJson)) return undefined;
-  if (stored.facts === null) return null;
+export function factsHold(stored: StoredFacts, testJson: string): boolean {
+  return (
+    stored.factsVersion === FACTS_VERSION &&
+    stored.days !== null &&
+    stored.testHash === testHash(testJson)
+  );
+}
+
+/** Kept facts (their JSON and packed days) read back; undefined when they do not parse. */
+export function parseFacts(facts: string, days: Uint8Array): DecisionData | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(stored.facts);
+    value = JSON.parse(facts);
   } catch {
     return undefined;
   }
-  const facts = DecisionFacts.safeParse(value);
-  const days = unpackDays(stored.days);
-  return facts.success && days !== null ? { facts: facts.data, days } : undefined;
+  const parsed = DecisionFacts.safeParse(value);
+  const unpacked = unpackDays(days);
+  return parsed.success && unpacked !== null ? { facts: parsed.data, days: unpacked } : undefined;
+}
+
+/**
+ * The facts kept for a test when they hold (factsHold); null for a test that can have no call;
+ * undefined when there are none to trust.
+ */
+export function readFacts(stored: StoredFacts, testJson: string): DecisionData | null | undefined {
+  if (!factsHold(stored, testJson) || stored.days === null) return undefined;
+  if (stored.facts === null) return null;
+  return parseFacts(stored.facts, stored.days);
 }

@@ -16,12 +16,20 @@ import {
   decisionFacts,
   RATE_NAMES,
   sideFits,
+  type DecisionChoice,
   type DecisionData,
   type DecisionInput,
   type SideFits,
 } from '#shared/domain/decisions/index';
 import { dailySeries } from '#shared/domain/statistics/daily';
-import { factsRow, readFacts, writeFacts, type StoredFacts } from './decision-facts';
+import {
+  makeCall,
+  storedCall,
+  type CallAnswer,
+  type CallJob,
+  type StoredCall,
+} from './decision-calls';
+import { factsHold, factsRow, writeFacts, type StoredFacts } from './decision-facts';
 import { schemaVersion } from './migrations';
 import { readSettingRow, writeSettingRow } from '../user/settings';
 import { statement } from '../statements';
@@ -327,26 +335,30 @@ export function storeDecision(
   key: string,
   at: string,
 ): void {
-  statement(db, SET_DECISION).run(
-    decision?.call ?? null,
-    decision?.words ?? null,
-    decision?.reason ?? null,
-    decision?.daysToDecision ?? null,
-    finite(decision?.goal?.lift),
-    finite(decision?.goal?.pWin),
-    key,
-    at,
-    decision?.basis ?? null,
-    decision?.decisionDate ?? null,
-    seq,
-  );
-  if (decision === null) statement(db, DELETE_DECISION_JSON).run(seq);
-  else statement(db, SET_DECISION_JSON).run(seq, JSON.stringify(decision));
+  const call = decision === null ? null : storedCall(decision);
+  statement(db, SET_DECISION).run(...callColumns(call, key, at), seq);
+  writeCallJson(db, seq, call);
 }
 
-/** SQLite has no NaN or infinity (better-sqlite3 would store NaN as NULL anyway): say so. */
-function finite(value: number | null | undefined): number | null {
-  return value !== null && value !== undefined && Number.isFinite(value) ? value : null;
+/** SET_DECISION's values but the seq: a call's columns (NULLs when the test has none), its key and time. */
+function callColumns(call: StoredCall | null, key: string, at: string): unknown[] {
+  return [
+    call?.call ?? null,
+    call?.words ?? null,
+    call?.reason ?? null,
+    call?.daysToDecision ?? null,
+    call?.goalLift ?? null,
+    call?.goalPWin ?? null,
+    key,
+    at,
+    call?.basis ?? null,
+    call?.decisionDate ?? null,
+  ];
+}
+
+function writeCallJson(db: Db, seq: number, call: StoredCall | null): void {
+  if (call === null) statement(db, DELETE_DECISION_JSON).run(seq);
+  else statement(db, SET_DECISION_JSON).run(seq, call.json);
 }
 
 // ---------- stale calls ----------
@@ -432,23 +444,14 @@ function parsed<T>(
   return result.success && result.data !== undefined ? result.data : null;
 }
 
-export type RefreshStep = {
-  /** Calls made in this step. */
-  decided: number;
-  /** Where the next step of this store starts; null when the store has nothing stale left. */
-  afterSeq: number | null;
-};
-
 const SELECT_RESULTS_PACKED = `SELECT raw_packed AS packed FROM results_raw WHERE store_id = ? AND test_id = ?`;
 
 /**
- * The facts a stale row's call is made from: those kept beside its results when they still match, else
- * made from the results (unpacked and validated) and kept, with the rate fits, for the next time. Null
- * for a test that can have no call, or whose records no longer parse.
+ * The facts a stale row's call is made from, made again from its results (unpacked and validated) and
+ * kept, with the rate fits, for the next time. Null for a test that can have no call, or whose records
+ * no longer parse.
  */
-function factsOfRow(db: Db, storeId: string, row: StaleRow): DecisionData | null {
-  const kept = row.noFits ? undefined : readFacts(row, row.testJson);
-  if (kept !== undefined) return kept;
+function remadeFacts(db: Db, storeId: string, row: StaleRow): DecisionData | null {
   const packed = statement<{ packed: Uint8Array }>(db, SELECT_RESULTS_PACKED).get(
     storeId,
     row.testId,
@@ -466,57 +469,156 @@ function factsOfRow(db: Db, storeId: string, row: StaleRow): DecisionData | null
   return data;
 }
 
+/** A stale call as readStaleCalls finds it. */
+export type StaleCall = {
+  seq: number;
+  testId: string;
+  /** The key the call is made with: the settings and plan in effect when it was read. */
+  key: string;
+  choice: DecisionChoice;
+  /**
+   * How the call is made: from the facts kept beside the results (`facts`: a job for makeCall,
+   * anywhere); as none (the kept facts say the test can have no call); or, when no kept facts hold,
+   * from the results themselves where the call is written (the facts are made again and kept then).
+   */
+  from: 'facts' | 'no-call' | 'results';
+  row: StaleRow;
+};
+
+/** A batch of a store's stale calls, in seq order, and where the next batch starts (null: none left). */
+export type StaleCalls = { storeId: string; calls: StaleCall[]; afterSeq: number | null };
+
 /**
- * Makes the missing or stale calls (and rate fits) of one store after `afterSeq`, in one immediate
- * transaction, until `limit` rows or `deadline` (a clock reading): one step of the refresh, short enough
- * not to hold up the thread that answers the window. The call is made from the facts kept beside the
- * results (db/decision-facts.ts), from the results themselves when there are none that match. A call
- * the engine fails on is logged and stored empty with its key, so one bad record is not tried at every
- * step.
+ * Up to `limit` missing or stale calls of a store after `afterSeq` (a test's call whose key differs from
+ * the one the settings give now, or whose results lack their rate fits): the read half of a refresh.
+ * The calls are made anywhere (callJobs, makeCall: the calls threads, or in place), then written by
+ * writeStaleCalls.
  */
-export function refreshDecisionsStep(
+export function readStaleCalls(
   db: Db,
-  input: {
-    storeId: string;
-    afterSeq: number;
-    limit: number;
-    deadline: number;
-    now: () => number;
-    at: string;
-  },
-): RefreshStep {
+  input: { storeId: string; afterSeq: number; limit: number },
+): StaleCalls {
+  const basis = storeBasis(db, input.storeId);
+  const rows = staleRows(db, input.storeId, basis, input.afterSeq, input.limit);
+  const calls = rows.map((row): StaleCall => {
+    const plan: TestPlan | null =
+      row.setAt === null
+        ? null
+        : {
+            plannedDays: row.plannedDays,
+            setAt: row.setAt,
+            dataThrough: row.dataThrough,
+            previousDays: row.previousDays,
+          };
+    const from =
+      row.noFits || !factsHold(row, row.testJson)
+        ? 'results'
+        : row.facts === null
+          ? 'no-call'
+          : 'facts';
+    return {
+      seq: row.seq,
+      testId: row.testId,
+      key: decisionKey(basis, plan),
+      choice: decisionInput(basis, plan),
+      from,
+      row,
+    };
+  });
+  const last = rows[rows.length - 1];
+  return {
+    storeId: input.storeId,
+    calls,
+    afterSeq: rows.length === input.limit && last ? last.seq : null,
+  };
+}
+
+/** The calls of a batch that are made from kept facts: makeCall's jobs, made anywhere. */
+export function callJobs(batch: StaleCalls): CallJob[] {
+  const jobs: CallJob[] = [];
+  for (const { seq, from, row, choice } of batch.calls) {
+    if (from === 'facts' && row.facts !== null && row.days !== null)
+      jobs.push({ seq, facts: row.facts, days: row.days, choice });
+  }
+  return jobs;
+}
+
+/**
+ * A call of a refresh is written only while its row still needs it: its call is not already one made
+ * with this key (a sync wrote the test's newer results and their call meanwhile), and the facts it
+ * was made from are still the ones kept (its results or record did not change since it was read).
+ */
+const SET_STALE_DECISION = `
+  UPDATE tests SET decision = ?, decision_words = ?, decision_reason = ?, days_to_decision = ?,
+    goal_lift = ?, goal_p_win = ?, decision_key = ?, decided_at = ?, decision_basis = ?, decision_date = ?
+  WHERE seq = ? AND decision_key IS NOT ?
+    AND EXISTS (SELECT 1 FROM results_facts f WHERE f.store_id = ? AND f.test_id = ?
+      AND f.version IS ? AND f.test_hash IS ? AND f.facts IS ? AND f.days IS ?)`;
+
+/** A call made where it is written, from the test's results: null when it can have none or the engine fails (logged). */
+function madeFromResults(db: Db, storeId: string, stale: StaleCall): Decision | null {
+  try {
+    const data = remadeFacts(db, storeId, stale.row);
+    return data === null ? null : decideFrom(data, stale.choice);
+  } catch (error) {
+    console.error(`[splitbook] no decision for test ${stale.testId}:`, error);
+    return null;
+  }
+}
+
+/**
+ * Writes a batch of stale calls in one immediate transaction, with the answers makeCall gave for its
+ * jobs: the write half of a refresh. A job without an answer is left stale; a call from results, or
+ * from kept facts that no longer parse, is made here. A call the engine failed on is logged and
+ * stored empty with its key, so one bad record is not tried at every refresh. Returns how many calls
+ * were written.
+ */
+export function writeStaleCalls(
+  db: Db,
+  batch: StaleCalls,
+  answers: readonly CallAnswer[],
+  at: string,
+): number {
+  const bySeq = new Map(answers.map((answer) => [answer.seq, answer]));
   return db
-    .transaction((): RefreshStep => {
-      const basis = storeBasis(db, input.storeId);
-      const rows = staleRows(db, input.storeId, basis, input.afterSeq, input.limit);
-      let decided = 0;
-      let last = input.afterSeq;
-      for (const row of rows) {
-        const plan: TestPlan | null =
-          row.setAt === null
-            ? null
-            : {
-                plannedDays: row.plannedDays,
-                setAt: row.setAt,
-                dataThrough: row.dataThrough,
-                previousDays: row.previousDays,
-              };
-        let decision: Decision | null = null;
-        try {
-          const data = factsOfRow(db, input.storeId, row);
-          if (data !== null) decision = decideFrom(data, decisionInput(basis, plan));
-        } catch (error) {
-          console.error(`[splitbook] no decision for test ${row.testId}:`, error);
+    .transaction((): number => {
+      let written = 0;
+      for (const stale of batch.calls) {
+        const answer = stale.from === 'facts' ? bySeq.get(stale.seq) : undefined;
+        if (stale.from === 'facts' && answer === undefined) continue;
+        if (stale.from === 'results' || answer?.kind === 'unreadable') {
+          const decision = madeFromResults(db, batch.storeId, stale);
+          storeDecision(db, stale.seq, decision, stale.key, at);
+          written += 1;
+          continue;
         }
-        storeDecision(db, row.seq, decision, decisionKey(basis, plan), input.at);
-        decided += 1;
-        last = row.seq;
-        if (input.now() >= input.deadline) break;
+        if (answer?.kind === 'failed')
+          console.error(`[splitbook] no decision for test ${stale.testId}:`, answer.error);
+        const call = answer?.kind === 'made' ? answer.call : null;
+        const { row } = stale;
+        const changes = statement(db, SET_STALE_DECISION).run(
+          ...callColumns(call, stale.key, at),
+          stale.seq,
+          stale.key,
+          batch.storeId,
+          stale.testId,
+          row.factsVersion,
+          row.testHash,
+          row.facts,
+          row.days,
+        ).changes;
+        if (changes === 0) continue;
+        writeCallJson(db, stale.seq, call);
+        written += 1;
       }
-      const more = rows.length === input.limit || decided < rows.length;
-      return { decided, afterSeq: more ? last : null };
+      return written;
     })
     .immediate();
+}
+
+/** Makes the calls of a batch here, on the calling thread (the refresh without calls threads, the tests). */
+export function makeCallsInPlace(batch: StaleCalls): CallAnswer[] {
+  return callJobs(batch).map(makeCall);
 }
 
 // ---------- reads ----------

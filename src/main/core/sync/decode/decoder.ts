@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Decoded } from '../../api';
 import type { PreparedResults, ResultsContext } from '../../db/cache/results';
+import { idleTimer } from '../../idle-timer';
 import { readResults, type ReadResults } from './read-results';
 
 /** Where the decoder thread's code is: the built file in the app, the TypeScript source under tsx. */
@@ -84,7 +85,9 @@ export function threadDecoder(
   let broken = false;
   let nextId = 1;
   const pending = new Map<number, Pending>();
-  let idle: ReturnType<typeof setTimeout> | null = null;
+  const idle = idleTimer(idleMs, () => {
+    if (pending.size === 0) void stop();
+  });
   const counted = { onThread: 0, inPlace: 0 };
 
   function inPlace(item: Pending): void {
@@ -118,22 +121,13 @@ export function threadDecoder(
       counted.onThread += 1;
       if ('error' in answer) item.reject(new Error(answer.error));
       else item.resolve(withContext(asBuffer(answer.decoded), item.context));
-      if (pending.size === 0) waitIdle();
+      if (pending.size === 0) idle.arm();
     });
     started.on('error', fail);
     started.on('exit', (code) => {
       if (worker === started) fail(new Error(`exit code ${code}`));
     });
     return started;
-  }
-
-  function waitIdle(): void {
-    if (idle) clearTimeout(idle);
-    idle = setTimeout(() => {
-      idle = null;
-      if (pending.size === 0) void stop();
-    }, idleMs);
-    idle.unref();
   }
 
   async function stop(): Promise<void> {
@@ -159,19 +153,18 @@ export function threadDecoder(
         const item: Pending = { text, context, resolve, reject };
         const thread = running();
         if (!thread) return inPlace(item);
-        if (idle) clearTimeout(idle);
+        idle.disarm();
         const id = nextId++;
         pending.set(id, item);
         thread.postMessage({ id, text, context } satisfies DecodeRequest);
       });
     },
     warm() {
-      if (running() && pending.size === 0) waitIdle();
+      if (running() && pending.size === 0) idle.arm();
     },
     counts: () => ({ ...counted }),
     async close() {
-      if (idle) clearTimeout(idle);
-      idle = null;
+      idle.disarm();
       await stop();
       // A read sent before the close still gets its answer.
       const left = [...pending.values()];

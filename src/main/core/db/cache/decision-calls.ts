@@ -1,0 +1,65 @@
+// A test's call made from the facts kept beside its results, and the call as the cache keeps it. Pure, no
+// I/O: the refresh makes these on the calls threads (core/decisions/call-threads.ts) or in place, and
+// the writer stores what comes back (db/cache/decisions.ts).
+import {
+  decideFrom,
+  type Decision,
+  type DecisionCall,
+  type DecisionChoice,
+} from '#shared/domain/decisions/index';
+import { parseFacts } from './decision-facts';
+
+/** A call as a test's row and tests_decision keep it: its columns, and the whole call as JSON. */
+export type StoredCall = {
+  call: DecisionCall;
+  words: string;
+  reason: string;
+  daysToDecision: number | null;
+  goalLift: number | null;
+  goalPWin: number | null;
+  basis: string;
+  decisionDate: string | null;
+  json: string;
+};
+
+/** SQLite has no NaN or infinity (better-sqlite3 would store NaN as NULL anyway): say so. */
+function finite(value: number | null | undefined): number | null {
+  return value !== null && value !== undefined && Number.isFinite(value) ? value : null;
+}
+
+export function storedCall(decision: Decision): StoredCall {
+  return {
+    call: decision.call,
+    words: decision.words,
+    reason: decision.reason,
+    daysToDecision: decision.daysToDecision,
+    goalLift: finite(decision.goal?.lift),
+    goalPWin: finite(decision.goal?.pWin),
+    basis: decision.basis,
+    decisionDate: decision.decisionDate,
+    json: JSON.stringify(decision),
+  };
+}
+
+/** A call to make from a test's kept facts (results_facts' `facts` text and `days` bytes). */
+export type CallJob = { seq: number; facts: string; days: Uint8Array; choice: DecisionChoice };
+
+/**
+ * What came of a job: the call; or none, with the engine's error; or `unreadable` when the kept facts
+ * do not parse (the writer then makes them again from the results).
+ */
+export type CallAnswer =
+  | { seq: number; kind: 'made'; call: StoredCall }
+  | { seq: number; kind: 'failed'; error: string }
+  | { seq: number; kind: 'unreadable' };
+
+export function makeCall(job: CallJob): CallAnswer {
+  const data = parseFacts(job.facts, job.days);
+  if (data === undefined) return { seq: job.seq, kind: 'unreadable' };
+  try {
+    return { seq: job.seq, kind: 'made', call: storedCall(decideFrom(data, job.choice)) };
+  } catch (error) {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return { seq: job.seq, kind: 'failed', error: text };
+  }
+}
