@@ -2,7 +2,7 @@
 // refresh says how far it is (decisions.progress), throttled, and ends with every call counted. Real
 // SQLite files; the refresh's time source is a test clock, so "a second" is the test's to say.
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '#simulator/index';
 import { openDatabase } from '#core/db/open';
 import {
@@ -87,6 +87,37 @@ describe('the refresh after a settings change', () => {
     );
     expect(storeIds.reduce((n, id) => n + staleCount(db, id), 0)).toBe(0);
     db.close();
+  });
+
+  it('lets its waiters go and logs the failure when telling of the calls fails, and goes on with the next', async () => {
+    const { db, at, storeIds } = cacheWithCalls('failing');
+    const settings = readGlobalDecisionSettings(db);
+    writeGlobalDecisionSettings(db, { ...settings, credibility: 0.9 }, at);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const told: CoreEvent[] = [];
+    const refresh = createDecisionRefresh({
+      db,
+      clock: () => Date.parse(at),
+      emit: (event) => {
+        if (event.name === 'decisions.changed' && event.payload.storeId === null)
+          throw new Error('a listener failed');
+        told.push(event);
+      },
+    });
+    try {
+      // Both end: the first's failure is logged, not an unhandled rejection, and the second still runs.
+      await Promise.all([refresh.request(null, true), refresh.request(storeIds[0] ?? '', true)]);
+      await refresh.idle();
+      expect(logged).toHaveBeenCalledWith(
+        '[splitbook] the decisions refresh failed:',
+        expect.objectContaining({ message: 'a listener failed' }),
+      );
+      expect(told).toEqual([{ name: 'decisions.changed', payload: { storeId: storeIds[0] } }]);
+      expect(storeIds.reduce((n, id) => n + staleCount(db, id), 0)).toBe(0);
+    } finally {
+      logged.mockRestore();
+      db.close();
+    }
   });
 
   it('says nothing of a refresh that ends within its first second', async () => {

@@ -120,11 +120,14 @@ export function createDecisionRefresh(deps: {
 
   function finish(job: Job): void {
     jobs.splice(jobs.indexOf(job), 1);
-    tell(job, true);
-    if (job.announce || job.decided > 0) {
-      emit({ name: 'decisions.changed', payload: { storeId: job.storeId } });
+    try {
+      tell(job, true);
+      if (job.announce || job.decided > 0) {
+        emit({ name: 'decisions.changed', payload: { storeId: job.storeId } });
+      }
+    } finally {
+      for (const resolve of job.waiters) resolve();
     }
-    for (const resolve of job.waiters) resolve();
   }
 
   function release(): void {
@@ -212,11 +215,15 @@ export function createDecisionRefresh(deps: {
 
   function kick(): void {
     if (running !== null || stopped) return;
-    running = walk().finally(() => {
-      running = null;
-      if (jobs.length === 0 || stopped) release();
-      else kick();
-    });
+    running = walk()
+      // Nothing of the walk is meant to throw (reads, writes and makes report their own failures):
+      // whatever does is logged, never an unhandled rejection, and the next job goes on.
+      .catch((error: unknown) => console.error('[splitbook] the decisions refresh failed:', error))
+      .finally(() => {
+        running = null;
+        if (jobs.length === 0 || stopped) release();
+        else kick();
+      });
   }
 
   return {
