@@ -20,7 +20,6 @@ import {
   readGlobalDecisionSettings,
   readTestPlan,
   callJobs,
-  makeCallsInPlace,
   readStaleCalls,
   writeStaleCalls,
   storeBasis,
@@ -36,7 +35,7 @@ import type { Db } from '#core/db/types';
 import { FACTS_VERSION, packDays, unpackDays } from '#core/db/cache/decision-facts';
 import { sourceCallThread, threadCallMaker } from '#core/decisions/call-threads';
 import { tempDir } from '../db/fixtures';
-import { asStored } from './support';
+import { asStored, makeCallsInPlace } from './support';
 
 const STORE = 's1';
 const AT = '2026-03-01T12:00:00.000Z';

@@ -1,5 +1,5 @@
 // Migration 13 on a cache synced by the previous version, and the refresh at core start that makes the
-// missing or stale calls (and rate fits) a step at a time, without holding up the first list.
+// missing or stale calls (and rate fits) a batch at a time, without holding up the first list.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,6 @@ import { MIGRATIONS, migrate } from '#core/db/cache/migrations/index';
 import { openDatabase } from '#core/db/open';
 import {
   decisionLinesSql,
-  makeCallsInPlace,
   readStaleCalls,
   storeBasis,
   writeStaleCalls,
@@ -18,7 +17,7 @@ import { FACTS_VERSION } from '#core/db/cache/decision-facts';
 import { REFRESH_BATCH_ROWS } from '#core/decisions/refresh';
 import type { Core } from '#core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';
-import { asStored, nextEvent, testsWithResults } from './support';
+import { asStored, makeCallsInPlace, nextEvent, testsWithResults } from './support';
 
 const data = tempDir('splitbook-decisions-storage-');
 const cacheFile = join(data.path, 'splitbook.db');

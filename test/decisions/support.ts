@@ -4,6 +4,8 @@ import { TestResults, type SideStatistics, type Test } from '#shared/api/index';
 import type { CoreEvent, EventPayload } from '#shared/contract/index';
 import type { Decision } from '#shared/domain/decisions/index';
 import type { Core } from '#core/types';
+import { callJobs, type StaleCalls } from '#core/db/cache/decisions';
+import { makeCall, type CallAnswer } from '#core/db/cache/decision-calls';
 import { makeResults, stats } from '../db/fixtures';
 import { allTestRows } from '../support/core';
 
@@ -124,4 +126,9 @@ export async function testsWithResults(
 /** A stored decision read back through JSON: what the engine's own call looks like after the cache. */
 export function asStored(decision: Decision | null): Decision | null {
   return decision === null ? null : (JSON.parse(JSON.stringify(decision)) as Decision);
+}
+
+/** The calls of a batch made here, on the test's thread, as the refresh makes them without calls threads. */
+export function makeCallsInPlace(batch: StaleCalls): CallAnswer[] {
+  return callJobs(batch).map(makeCall);
 }

@@ -155,7 +155,7 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
         for (const key of clear) delete overrides[key];
         writeStoreOverrides(db, storeId, overrides, at);
       }
-      // Made again a step at a time; `decisions.changed` tells the window when they are.
+      // Made again a batch at a time; `decisions.changed` tells the window when they are.
       void refresh.request(storeId, true);
       return view();
     },

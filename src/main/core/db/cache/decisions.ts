@@ -22,13 +22,7 @@ import {
   type SideFits,
 } from '#shared/domain/decisions/index';
 import { dailySeries } from '#shared/domain/statistics/daily';
-import {
-  makeCall,
-  storedCall,
-  type CallAnswer,
-  type CallJob,
-  type StoredCall,
-} from './decision-calls';
+import { storedCall, type CallAnswer, type CallJob, type StoredCall } from './decision-calls';
 import { factsHold, factsRow, writeFacts, type StoredFacts } from './decision-facts';
 import { schemaVersion } from './migrations';
 import { readSettingRow, writeSettingRow } from '../user/settings';
@@ -430,7 +424,7 @@ function staleTests(plan: ReturnType<typeof planJoin>, joins = ''): string {
       AND (t.decision_key IS NULL OR t.decision_key IS NOT (? || ${plan.key}) OR r.rate_fits IS NULL)`;
 }
 
-/** How many calls of a store refreshDecisionsStep has to make now (what its progress counts up to). */
+/** How many calls of a store a refresh has to make now (what its progress counts up to). */
 export function staleCount(db: Db, storeId: string): number {
   const sql = `SELECT count(*) AS n ${staleTests(planJoin(db))}`;
   return statement<{ n: number }>(db, sql).get(storeId, 0, storeBasis(db, storeId).key)?.n ?? 0;
@@ -614,11 +608,6 @@ export function writeStaleCalls(
       return written;
     })
     .immediate();
-}
-
-/** Makes the calls of a batch here, on the calling thread (the refresh without calls threads, the tests). */
-export function makeCallsInPlace(batch: StaleCalls): CallAnswer[] {
-  return callJobs(batch).map(makeCall);
 }
 
 // ---------- reads ----------

@@ -2,7 +2,7 @@
 import type { Migration } from './migration';
 
 /**
- * A settings change makes every call again (db/decisions.ts refreshDecisionsStep); unpacking and
+ * A settings change makes every call again (decisions/refresh.ts); unpacking and
  * validating each test's results for it cost more than the call itself. `results_facts` keeps, per
  * test with results, the facts the call is made from (shared/domain/decisions decisionFacts: the goal,
  * its figures, the data checks, as JSON; `facts` is NULL for a test that can have no call) and the
