@@ -439,6 +439,32 @@ describe("a refresh's calls made elsewhere", { timeout: 120_000 }, () => {
     }
   });
 
+  it('from kept facts that no longer parse (version and hash still match) are made from the results, and the facts kept again', () => {
+    const db = openCache();
+    try {
+      const all = cases(31, 40).filter((c) => c.test.variant !== null);
+      write(db, all);
+      const [damaged] = all;
+      if (!damaged) throw new Error('too few cases');
+      // The record's facts damaged in place: they pass factsHold, and only the calls thread finds out.
+      db.prepare(`UPDATE results_facts SET facts = '{"goal":' WHERE test_id = ?`).run(
+        damaged.test.id,
+      );
+      writeGlobalDecisionSettings(db, { ...readGlobalDecisionSettings(db), credibility: 0.9 }, AT);
+      const batch = wholeBatch(db);
+      const made = makeCallsInPlace(batch);
+      expect(made.filter((answer) => answer.kind === 'unreadable')).toHaveLength(1);
+      expect(writeStaleCalls(db, batch, made, AT)).toBe(all.length);
+      expect(keptCalls(db)).toEqual(expectedCalls(db, all));
+      const facts = db
+        .prepare<[string], { facts: string }>(`SELECT facts FROM results_facts WHERE test_id = ?`)
+        .get(damaged.test.id)?.facts;
+      expect(() => JSON.parse(facts ?? '')).not.toThrow();
+    } finally {
+      db.close();
+    }
+  });
+
   it('are written only while their rows still need them: a call made meanwhile from newer results stays', () => {
     const db = openCache();
     try {
