@@ -19,6 +19,8 @@ const NUMERICS = pkg(
   '@stdlib/math-base-special-trigamma',
   '@stdlib/stats-base-dists-chisquare-cdf',
   '@stdlib/stats-base-dists-normal-quantile',
+  '@stdlib/stats-base-dists-t-cdf',
+  '@stdlib/stats-base-dists-t-quantile',
 );
 const LAYERS = {
   shared: {

@@ -68,11 +68,12 @@ describe('decideTest: one call per test on its goal', () => {
     expect(d.call).toBe('ship');
     expect(d.words).toBe('Ship the variant');
     expect(d.method).toBe('group-sequential');
+    // The figures at the call, labelled with its day and date, the lift adjusted for stopping early beside the one seen.
     expect(d.reason).toMatch(
-      /^conversion rate \+\d+\.\d% \(95% sequential interval \+\d+\.\d% to \+\d+\.\d%\), [>\d.]+% chance to win, \d+ days, [\d,]+ vs [\d,]+ conversions\.$/,
+      /^At the call, day \d+ \(\d+ May 2026\): conversion rate \+\d+\.\d% adjusted for stopping early \(\+\d+\.\d% as seen\), 95% sequential interval \+\d+\.\d% to \+\d+\.\d%, [\d,]+ vs [\d,]+ conversions; guardrail revenue per visitor .*: not clear, the call stands\.$/,
     );
     expect(d.basis).toMatch(/Group sequential test \(O'Brien–Fleming spending\), look on day \d+/);
-    expect(d.basis).toMatch(/credibility 95%, effect ±5%, ≥7 days, ≥100 conversions a side/);
+    expect(d.basis).toMatch(/credibility 95%, effect ±5%, ≥7 days, ≥100 conversions a side, guardrail revenue per visitor/);
     // The look crossed its boundary, and its interval excludes no effect.
     expect(Math.abs(d.look?.z ?? 0)).toBeGreaterThanOrEqual(d.look?.boundary ?? Infinity);
     expect(d.look?.low).toBeGreaterThan(0);
@@ -96,7 +97,10 @@ describe('decideTest: one call per test on its goal', () => {
     // Five more days to the minimum runtime at least, and the date from the last complete day.
     expect(d.daysToDecision).toBeGreaterThanOrEqual(5);
     expect(d.decisionDate).toBe(dateKey(START, 1 + (d.daysToDecision ?? 0)));
-    expect(d.words).toMatch(/^Keep running, about \d+ days$/);
+    expect(d.words).toMatch(/^Keep running, about \d+ (days|weeks)$/);
+    // The forecast's odds, from the data so far (predictive power): a day and the chance of a call by it.
+    expect(d.forecast).toMatchObject({ method: 'predictive', planDay: 28 });
+    expect(d.reason).toMatch(/^2 days of data \(7 needed\); a call by day \d+ is \d+% likely, by the plan's end \(day 28\) \d+%/);
   });
 
   it('a sample-ratio mismatch: check the data first, whatever the lift', () => {
@@ -106,8 +110,8 @@ describe('decideTest: one call per test on its goal', () => {
     }));
     const d = decide(ended(28), resultsOf(skewed));
     expect(d.call).toBe('check_data');
-    expect(d.reason).toMatch(
-      /^Visitors did not split as configured \(visitors split 52\.6% \/ 47\.4% against 50% \/ 50% configured/,
+    expect(d.reason).toBe(
+      'Visitors did not split as configured: 52.6% / 47.4% against 50% / 50% configured, p < 0.0001. No call can be trusted until this is explained.',
     );
     expect(d.guards.find((g) => g.id === 'sample-ratio')?.ok).toBe(false);
   });
@@ -145,7 +149,7 @@ describe('decideTest: one call per test on its goal', () => {
     const d = decide(running(), resultsRunning(days(14, 40, 0.03, 0.03)));
     expect(d.call).toBe('cannot_conclude');
     expect(d.words).toBe('Cannot conclude at this traffic');
-    expect(d.reason).toMatch(/longer than the longest wait of 90 days/);
+    expect(d.reason).toMatch(/^Even a lift of \+5\.0% would have a \d+% chance of a call within the longest wait of 90 days at this traffic/);
   });
 
   it('a running test with a moderate effect: keep running, about N days, within its plan', () => {
@@ -153,7 +157,7 @@ describe('decideTest: one call per test on its goal', () => {
     expect(d.call).toBe('keep_running');
     expect(d.daysToDecision).toBeGreaterThanOrEqual(1);
     expect(d.daysToDecision).toBeLessThanOrEqual(18);
-    expect(d.reason).toMatch(/^Conversion rate \+\d+\.\d% so far/);
+    expect(d.reason).toMatch(/^The 95% sequential interval of conversion rate through 10 May 2026 \(−\d+\.\d% to \+\d+\.\d%\) still holds lifts beyond ±5%; a call by day \d+ is \d+% likely/);
     expect(d.plan).toMatchObject({
       plannedDays: 28,
       source: 'setting',
@@ -204,7 +208,8 @@ describe('decideTest: one call per test on its goal', () => {
     // 1,680 vs 1,848 orders keeps the interval honest (its half-width at least 1.96 · √(1/1680 + 1/1848) ≈ 6.6%).
     expect((figures?.liftHigh ?? 0) - (figures?.liftLow ?? 0)).toBeGreaterThan(0.12);
     const d = decide(test, resultsOf(daily));
-    expect(d.reason).toMatch(/revenue per visitor .* orders \(approximate\)\.$/);
+    expect(d.reason).toMatch(/revenue per visitor .* orders/);
+    expect(d.basis).toMatch(/Student's t on \d+\.\d degrees of freedom \(days as replicates\)/);
   });
 
   it('a goal Splitbook cannot read gets no call, said so', () => {
@@ -269,13 +274,13 @@ describe('decideTest: one call per test on its goal', () => {
       results,
       settings: { ...DEFAULT_DECISION_SETTINGS, plannedDays: 60 },
       planSource: 'test',
-      planChange: { date: dateKey(START, 14), previousDays: 28 },
+      changes: [{ from: dateKey(START, 14), settings: DEFAULT_DECISION_SETTINGS, planSource: 'setting', source: 'test' }],
     });
+    // The plan now, with the change recorded with its day (the spending keeps the launched 28 days).
     expect(changed?.plan).toMatchObject({
       plannedDays: 60,
       source: 'test',
-      changedOn: dateKey(START, 14),
-      previousDays: 28,
+      changes: [{ from: dateKey(START, 14), text: "planned length 28 → 60 days (this test's plan)" }],
     });
     if (changed?.call === 'ship' && d.call === 'ship' && (d.look?.day ?? 0) >= 15)
       expect(changed.method).toBe('always-valid');

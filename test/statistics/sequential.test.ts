@@ -57,17 +57,20 @@ describe("Lan–DeMets O'Brien–Fleming-type group sequential boundaries", () =
     expect(used.spent).toBeCloseTo(0.05, 12);
   });
 
-  it('find a boundary where the information barely grew (a revenue variance that rose), not one flown off to infinity', () => {
-    // The information of a revenue goal can fall from one day to the next; a look then moves by a hair
-    // and the chance of crossing is nearly a step in b, where a Newton or Halley step can leap away.
+  it('a look whose information did not grow (a paused day, a revenue variance that rose) is no look: nothing spent, the boundaries unchanged', () => {
     const walk = new SequentialBoundaries(0.2);
-    const infos = [53.2, 70.6, 92.5, 104.1, 103.2, 98.9, 113.8];
+    const reference = new SequentialBoundaries(0.2);
+    const infos = [53.2, 70.6, 92.5, 92.5, 92.6, 98.9, 113.8];
     const spent = [0.0118, 0.024, 0.04, 0.0617, 0.0856, 0.1061, 0.1287];
     const boundaries = infos.map((info, k) => walk.look(info, spent[k] ?? 0));
-    for (const c of boundaries) {
-      expect(Number.isFinite(c)).toBe(true);
-      expect(c).toBeGreaterThan(1);
-      expect(c).toBeLessThan(3);
+    // Looks 4 and 5 add nothing (or 0.1%): no boundary, nothing spent; the next spends what it may.
+    expect(boundaries[3]).toBe(Infinity);
+    expect(boundaries[4]).toBe(Infinity);
+    for (const k of [0, 1, 2, 5, 6]) {
+      expect(boundaries[k]).toBeGreaterThan(1);
+      expect(boundaries[k]).toBeLessThan(3);
+      // The same as a walk that never saw the empty looks.
+      expect(boundaries[k]).toBeCloseTo(reference.look(infos[k] ?? 0, spent[k] ?? 0), 10);
     }
     expect(walk.spent).toBeCloseTo(0.1287, 10);
   });

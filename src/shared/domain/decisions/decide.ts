@@ -1,143 +1,116 @@
 // The call on one test's goal: ship, keep the control, no difference, keep running (and for how
-// long), cannot conclude, or check the data first. Pure: the same test, results and settings give the
-// same call on every machine, whenever and however often anyone synced.
+// long, with its odds), cannot conclude, check the data first, or paused. Pure: the same test, results
+// and settings give the same call on every machine, whenever and however often anyone synced.
 //
-// How (docs/decisions.md has the reasoning and the simulation that checks it):
+// How (docs/decisions.md has the reasoning and the simulations that check it):
 //  1. Data first: a sample-ratio mismatch, counts no reading can make true, or daily figures that
 //     contradict the totals stop every call ("check the data first").
-//  2. The looks: one per completed day of the test, rebuilt from the API's daily figures (the last day
-//     of an active test is still in progress, so it is not a look). A look counts once the guards hold
-//     (minimum runtime, minimum events a side).
-//  3. Group sequential test over the planned length: the error budget 1 − credibility is spent by
-//     Lan–DeMets O'Brien–Fleming-type spending on the information fraction (visitors so far ÷ visitors
-//     expected by the planned end at the last 7 days' rate). The first look whose |z| reaches its
-//     boundary settles ship or keep the control. Its repeated confidence interval (estimate ± boundary ×
-//     standard error) is the interval shown: it holds under daily checks.
-//  4. No difference: that interval lies within ± the minimum effect, or the test already has the
-//     information to detect the minimum effect with 80% power and neither side won.
-//  5. An ended test (or one stopped before its plan) that did not settle gets one last always-valid
-//     check (normal-mixture confidence sequence) on what is left of the budget, never a fresh one.
-//  6. Otherwise: keep running, with the days until the call settles if the current estimate held (or
-//     the plan ends), or cannot conclude when that would take longer than the longest wait.
+//  2. The looks (looks.ts): one per completed day of the test that adds information, once the guards
+//     hold (minimum runtime, minimum events a side). A day with no visitors is no look.
+//  3. Group sequential test over the planned length: Lan–DeMets O'Brien–Fleming-type spending of
+//     1 − credibility on the information fraction. The first look that settles stops: its |z| reaching
+//     the boundary (ship or keep the control; no difference when the interval lies inside ± the minimum
+//     effect all the same: real but too small to matter), its interval inside the band (no difference),
+//     or the plan's last look with the sample for 80% power (no difference).
+//  4. A ship whose guardrail (revenue per visitor by default) is clearly worse at the call is "keep the
+//     control"; the lift at a call is given adjusted for stopping early (median-unbiased) and as seen.
+//  5. After a settings change once the test had data, the looks go on with an always-valid check on
+//     the budget left; an ended test that stopped before its plan gets one such check.
+//  6. Otherwise: paused (no call until it resumes), keep running with the chance of a call by a day
+//     and by the plan's end (predictive power), or cannot conclude when the plan ended without a call or
+//     even the larger of the minimum effect and the estimate has under a 10% chance of a call by the
+//     longest wait (conditional power).
 import type { Test, TestResults } from '../../api';
 import { isEnded } from '../lifecycle';
 import { metricOfGoal } from '../metrics';
 import { analyseBinary } from '../statistics/binary';
-import { dailySeries, dateOfDayNumber, dayNumberOf, dayNumberOfTimestamp, DAY_MS, type Day } from '../statistics/daily';
+import { dailySeries, dateOfDayNumber, dayNumberOfTimestamp } from '../statistics/daily';
 import { dailyTotalsMismatch } from '../statistics/alerts';
+import { REVENUE_MIN_DAYS, revenueEstimate, tMatching } from '../statistics/revenue';
 import { sampleRatioTest } from '../statistics/srm';
+import { eventsName, eventsOf, estimateOf, rateEstimate, sumsOf, valueOf, zOf, type Estimate, type GoalMetric } from './estimates';
 import {
-  addSide,
-  EMPTY_SUMS,
-  eventsName,
-  eventsOf,
-  rateEstimate,
-  revenueEstimateOf,
-  sumsOf,
-  valueOf,
-  type Estimate,
-  type GoalMetric,
-  type SideSums,
-} from './estimates';
+  conditionalPower,
+  detectableLift,
+  equivalenceHole,
+  FORECAST_PRIOR,
+  HOPELESS_POWER,
+  medianUnbiased,
+  oddsOf,
+  predictiveChances,
+  type PastLook,
+} from './forecast';
+import { checkGuardrail, guardrailsFor, worseWords } from './guardrails';
+import {
+  alwaysValidBoundary,
+  bandOf,
+  finalBoundaryFor,
+  informationOn,
+  insideBand,
+  intervalAt,
+  lookInterval,
+  neededDaysFor,
+  neededInformation,
+  planOf,
+  projectLooks,
+  recentDailyVisitors,
+  RECENT_DAYS,
+  TARGET_POWER,
+  trafficOf,
+  walkLooks,
+  type DecisionDay,
+  type Look,
+  type SettingsChange,
+  type Settled,
+  type Walked,
+} from './looks';
+import { fadingOf, type Fading } from './novelty';
 import {
   CALL_WORDS,
   type Decision,
   type DecisionCall,
+  type DecisionChange,
   type DecisionFacts,
+  type DecisionFlags,
+  type DecisionForecast,
   type DecisionLook,
-  type DecisionMethod,
   type DecisionPlan,
   type DecisionSettings,
   type GoalFigures,
   type Guard,
+  type GuardrailCheck,
   type PlanSource,
 } from './schemas';
-import {
-  informationFor,
-  mixtureHalfWidth,
-  mixtureTuning,
-  normalCdf,
-  obrienFlemingSpent,
-  SequentialBoundaries,
-} from './sequential';
-import { aboutDays, count, days as dayCount, metricWords, plainPercent, probability, signedPercent } from './words';
+import { normalCdf } from './sequential';
+import { aboutDays, chance, count, dateWords, days as dayCount, metricWords, plainPercent, signedPercent } from './words';
+
+export { finalBoundaryFor, RECENT_DAYS, TARGET_POWER, type DecisionDay, type SettingsChange };
 
 /** Bumped when the rules change, so calls cached by an older version are made again. */
-export const DECISION_RULES_VERSION = 3;
+export const DECISION_RULES_VERSION = 4;
 
-/** The power a test should have to detect the minimum effect. */
-export const TARGET_POWER = 0.8;
-/** The days of traffic a projection and the information fraction go by. */
-export const RECENT_DAYS = 7;
 /** The two-sided 95% normal quantile. */
 const Z95 = 1.959963984540054;
 
 export type DecisionInput = { test: Test; results: TestResults } & DecisionChoice;
 
-/** What a call is made with besides the data: the settings, and where the plan came from. */
+/** What a call is made with besides the data: the settings, where the plan came from, and changes since the test had data. */
 export type DecisionChoice = {
   settings: DecisionSettings;
   /** Where settings.plannedDays came from when the test has no automaticallyEndAt. */
   planSource?: Exclude<PlanSource, 'automatically-end-at'>;
   /**
-   * A planned length changed after the test had data: from `date` ('YYYY-MM-DD') on, the old plan's
-   * spending stops and only an always-valid check on the budget left can make a call.
+   * Settings changes recorded with the day they took effect: looks before a change are judged with the
+   * settings before it, and those after by an always-valid check on the budget left (looks.ts).
    */
-  planChange?: { date: string; previousDays: number } | null;
+  changes?: readonly SettingsChange[];
 };
-
-/** A completed day of the looks: each side's counts that day. */
-export type DecisionDay = { dayNumber: number; control: SideSums; variant: SideSums };
-
-type Look = {
-  day: number;
-  dayNumber: number;
-  control: SideSums;
-  variant: SideSums;
-  estimate: Estimate;
-  z: number;
-  boundary: number;
-  infoFraction: number;
-  spent: number;
-  /** How the look was judged: the group sequential boundary, or (after a plan change) the always-valid one. */
-  method: 'group-sequential' | 'always-valid';
-};
-
-/**
- * The |z| an always-valid check needs on the budget `left`: the normal-mixture sequence, tuned to be
- * tightest at the information the plan expects by its end (visitors so far → planned visitors).
- */
-function alwaysValidBoundary(variance: number, visitors: number, plannedVisitors: number, left: number): number {
-  if (!(left > 1e-9)) return Infinity;
-  const tau2 = mixtureTuning(variance * (visitors / Math.max(plannedVisitors, visitors)), left);
-  return mixtureHalfWidth(variance, tau2, left) / Math.sqrt(variance);
-}
-
-/** The final boundary of a plan with daily looks from the minimum runtime, by (plan, first look, α). */
-const finalBoundaries = new Map<string, number>();
-
-export function finalBoundaryFor(plannedDays: number, firstDay: number, alpha: number): number {
-  const first = Math.min(Math.max(firstDay, 1), plannedDays);
-  const key = `${plannedDays}:${first}:${alpha}`;
-  const known = finalBoundaries.get(key);
-  if (known !== undefined) return known;
-  const walk = new SequentialBoundaries(alpha);
-  let c = Infinity;
-  for (let day = first; day <= plannedDays; day++) c = walk.look(day / plannedDays, obrienFlemingSpent(day / plannedDays, alpha));
-  finalBoundaries.set(key, c);
-  return c;
-}
 
 function goalMetricOf(test: Test): GoalMetric | null {
   return metricOfGoal(test.goal)?.rate ?? null;
 }
 
-function estimateOf(metric: GoalMetric, control: SideSums, variant: SideSums, days: readonly DecisionDay[], usedDays: number): Estimate | null {
-  if (metric === 'rpv' || metric === 'aov') return revenueEstimateOf(days, control, variant, metric, usedDays);
-  return rateEstimate(control, variant, metric);
-}
-
-/** Splitbook's figures of the goal from the totals the API sent: the list's Lift and P(win). */
+/** Splitbook's current figures of the goal from the totals the API sent: the one lift, interval and P(win). */
 export function goalFigures(test: Test, results: TestResults): GoalFigures | null {
   const metric = goalMetricOf(test);
   if (metric === null) return null;
@@ -147,10 +120,10 @@ export function goalFigures(test: Test, results: TestResults): GoalFigures | nul
   const b = valueOf(variant, metric);
   const lift = a !== null && b !== null && a > 0 ? b / a - 1 : null;
   if (metric === 'rpv' || metric === 'aov') {
-    const { days } = dailySeries(results.daily);
-    const denominator = (side: Day['control']): number => (metric === 'rpv' ? side.visitors : side.orders);
-    const used = days.filter((day) => denominator(day.control) > 0 && denominator(day.variant) > 0).length;
-    return approximateFigures({ metric, control: a, variant: b, lift }, revenueEstimateOf(days, control, variant, metric, used));
+    // The same guard as the Results tab: no interval, and so no chance to win, before 7 days of data.
+    const estimate = revenueEstimate(dailySeries(results.daily).days, metric);
+    const usable = estimate !== null && estimate.days >= REVENUE_MIN_DAYS ? { ...estimate } : null;
+    return approximateFigures({ metric, control: a, variant: b, lift }, usable);
   }
   const binary = analyseBinary(results.control, results.variant, metric);
   if (binary !== null) {
@@ -160,31 +133,19 @@ export function goalFigures(test: Test, results: TestResults): GoalFigures | nul
   return approximateFigures({ metric, control: a, variant: b, lift }, rateEstimate(control, variant, metric));
 }
 
-/** Figures from a normal approximation on the log lift (revenue goals, rates read as counts). */
-function approximateFigures(
-  base: Pick<GoalFigures, 'metric' | 'control' | 'variant' | 'lift'>,
-  estimate: Estimate | null,
-): GoalFigures {
+/** Figures from a normal (or t) approximation on the log lift (revenue goals, rates read as counts). */
+function approximateFigures(base: Pick<GoalFigures, 'metric' | 'control' | 'variant' | 'lift'>, estimate: Estimate | null): GoalFigures {
   if (estimate === null) return { ...base, liftLow: null, liftHigh: null, pWin: null, approximate: true };
-  const sd = Math.sqrt(estimate.variance);
+  const half = tMatching(Z95, estimate.df) * Math.sqrt(estimate.variance);
   return {
     ...base,
-    liftLow: Math.expm1(estimate.theta - Z95 * sd),
-    liftHigh: Math.expm1(estimate.theta + Z95 * sd),
-    pWin: normalCdf(estimate.theta / sd),
+    liftLow: Math.expm1(estimate.theta - half),
+    liftHigh: Math.expm1(estimate.theta + half),
+    pWin: normalCdf(zOf(estimate)),
     approximate: true,
   };
 }
 
-/** The planned length: automaticallyEndAt when it lies after the start, else the setting. */
-function planOf(automaticallyEndAt: string | null, startDay: number, settings: DecisionSettings, source: DecisionInput['planSource']): { days: number; source: PlanSource } {
-  const end = automaticallyEndAt === null ? Number.NaN : Date.parse(automaticallyEndAt);
-  if (Number.isFinite(end)) {
-    const planned = Math.ceil((end - startDay * DAY_MS) / DAY_MS);
-    if (planned >= 1) return { days: planned, source: 'automatically-end-at' };
-  }
-  return { days: settings.plannedDays, source: source ?? 'setting' };
-}
 
 const PLAN_SOURCE_WORDS: Record<PlanSource, string> = {
   'automatically-end-at': "the test's automatic end",
@@ -192,6 +153,30 @@ const PLAN_SOURCE_WORDS: Record<PlanSource, string> = {
   store: "the store's default",
   setting: 'the default',
 };
+
+const CHANGE_SOURCE_WORDS: Record<SettingsChange['source'], string> = {
+  settings: 'the default settings',
+  store: "the store's settings",
+  test: "this test's plan",
+};
+
+/** A settings change in words: "planned length 28 → 21 days, credibility 95% → 90% (the store's settings)". */
+function changeText(before: DecisionSettings, after: DecisionSettings, source: SettingsChange['source']): string {
+  const parts: string[] = [];
+  if (before.plannedDays !== after.plannedDays) parts.push(`planned length ${before.plannedDays} → ${after.plannedDays} days`);
+  if (before.credibility !== after.credibility) parts.push(`credibility ${plainPercent(before.credibility)} → ${plainPercent(after.credibility)}`);
+  if (before.minEffect !== after.minEffect) parts.push(`minimum effect ±${plainPercent(before.minEffect)} → ±${plainPercent(after.minEffect)}`);
+  if (before.minRuntimeDays !== after.minRuntimeDays) parts.push(`minimum runtime ${before.minRuntimeDays} → ${after.minRuntimeDays} days`);
+  if (before.minConversions !== after.minConversions) parts.push(`minimum events ${count(before.minConversions)} → ${count(after.minConversions)}`);
+  if (before.longestWaitDays !== after.longestWaitDays) parts.push(`longest wait ${before.longestWaitDays} → ${after.longestWaitDays} days`);
+  if (JSON.stringify(before.guardrails) !== JSON.stringify(after.guardrails)) parts.push(`guardrails ${guardrailsWords(before.guardrails)} → ${guardrailsWords(after.guardrails)}`);
+  return `${parts.length === 0 ? 'settings saved again' : parts.join(', ')} (${CHANGE_SOURCE_WORDS[source]})`;
+}
+
+function guardrailsWords(choice: DecisionSettings['guardrails']): string {
+  if (choice === 'default') return 'the default';
+  return choice.length === 0 ? 'none' : choice.map(metricWords).join(' and ');
+}
 
 /** The impossible counts of a side, in words (empty when every count can be true). */
 function impossibleCounts(results: TestResults): string[] {
@@ -206,41 +191,6 @@ function impossibleCounts(results: TestResults): string[] {
     if (side.carts > side.visitors) problems.push(`the ${sideName} has more carts (${count(side.carts)}) than visitors (${count(side.visitors)})`);
   }
   return problems;
-}
-
-/** The look's interval: estimate ± boundary · sd on the log scale (the fixed-look 95% when no boundary applies). */
-function intervalOf(theta: number, variance: number, boundary: number): { low: number; high: number } {
-  const sd = Math.sqrt(variance);
-  const c = Number.isFinite(boundary) ? boundary : Z95;
-  return { low: Math.expm1(theta - c * sd), high: Math.expm1(theta + c * sd) };
-}
-
-function lookOf(look: Look, alpha: number, metric: GoalMetric, interval: { low: number; high: number }): DecisionLook {
-  return {
-    day: look.day,
-    date: dateOfDayNumber(look.dayNumber),
-    lift: Math.expm1(look.estimate.theta),
-    low: interval.low,
-    high: interval.high,
-    z: look.z,
-    boundary: Number.isFinite(look.boundary) ? look.boundary : null,
-    infoFraction: look.infoFraction,
-    spent: look.spent,
-    alpha,
-    controlEvents: eventsOf(look.control, metric),
-    variantEvents: eventsOf(look.variant, metric),
-    controlVisitors: look.control.visitors,
-    variantVisitors: look.variant.visitors,
-  };
-}
-
-/** P(variant wins) at a look: exact for a binary rate, a normal approximation otherwise. */
-function chanceAt(look: Look, metric: GoalMetric): number {
-  if (metric === 'cvr' || metric === 'acr' || metric === 'ctr') {
-    const binary = analyseBinary(look.control, look.variant, metric);
-    if (binary !== null) return binary.pWin;
-  }
-  return normalCdf(look.estimate.theta / Math.sqrt(look.estimate.variance));
 }
 
 /**
@@ -280,7 +230,7 @@ export function decisionFacts(test: Test, results: TestResults): DecisionData | 
     id: 'sample-ratio',
     ok: !srm.mismatch,
     text: srm.mismatch
-      ? `visitors split ${plainPercent(srm.observedControlShare ?? 0)} / ${plainPercent(1 - (srm.observedControlShare ?? 0))} against ${plainPercent(srm.expectedControlShare ?? 0)} / ${plainPercent(1 - (srm.expectedControlShare ?? 0))} configured (p ${srm.pValue !== null && srm.pValue < 0.0001 ? '< 0.0001' : `= ${srm.pValue?.toFixed(4)}`})`
+      ? `visitors split ${plainPercent(srm.observedControlShare ?? 0)} / ${plainPercent(1 - (srm.observedControlShare ?? 0))} against ${plainPercent(srm.expectedControlShare ?? 0)} / ${plainPercent(1 - (srm.expectedControlShare ?? 0))} configured, p ${srm.pValue !== null && srm.pValue < 0.0001 ? '< 0.0001' : `= ${srm.pValue?.toFixed(4)}`}`
       : srm.judged
         ? 'visitors split as configured'
         : `split not judged: ${srm.reason ?? ''}`.trim(),
@@ -314,16 +264,29 @@ export function decisionFacts(test: Test, results: TestResults): DecisionData | 
   return { facts, days: days.map((day) => ({ dayNumber: day.dayNumber, control: sumsOf(day.control), variant: sumsOf(day.variant) })) };
 }
 
-/** The call from a test's facts with the settings and plan given: decideTest's steps 1 to 6. */
+/** Everything one call's sentences and figures are made from, gathered once. */
+type Context = {
+  facts: DecisionFacts;
+  metric: GoalMetric;
+  settings: DecisionSettings;
+  walked: Walked;
+  guards: Guard[];
+  goal: GoalFigures | null;
+  plan: DecisionPlan | null;
+  base: Pick<Decision, 'settings' | 'version' | 'guards' | 'goal' | 'plan' | 'odds' | 'flags' | 'guardrails' | 'forecast'>;
+  settingsWords: string;
+  planText: string;
+};
+
+/** The call from a test's facts with the settings given: decideTest's steps 1 to 6. */
 export function decideFrom(data: DecisionData, input: DecisionChoice): Decision {
   const { facts, days } = data;
   const { settings } = input;
-  const alpha = 1 - settings.credibility;
   const { metric, startDay } = facts;
-  const base = { settings, version: DECISION_RULES_VERSION };
+  const empty = { guardrails: [], odds: null, forecast: null, flags: { fading: null, harmful: null }, settings, version: DECISION_RULES_VERSION };
   if (metric === null) {
     return {
-      ...base,
+      ...empty,
       call: 'cannot_conclude',
       words: CALL_WORDS.cannot_conclude,
       reason: `Splitbook cannot read the goal "${facts.goal}" as one of its metrics, so it makes no call; the store's own figures are on the Results tab.`,
@@ -338,412 +301,469 @@ export function decideFrom(data: DecisionData, input: DecisionChoice): Decision 
     };
   }
   const goal = facts.goalFigures;
-  const events = eventsName(metric);
-  const guards: Guard[] = [...facts.dataGuards];
-  const impossible = facts.impossible;
+  const settingsWords = settingsText(settings, metric);
 
-  const plan = startDay === null ? null : planOf(facts.automaticallyEndAt, startDay, settings, input.planSource);
-  const plannedDays = plan?.days ?? settings.plannedDays;
-  const firstLookDay = settings.minRuntimeDays;
-  const finalBoundary = finalBoundaryFor(plannedDays, firstLookDay, alpha);
-  const delta = Math.log1p(settings.minEffect);
-  const neededInfo = informationFor(delta, alpha, TARGET_POWER, finalBoundary);
-  const settingsWords =
-    `credibility ${plainPercent(settings.credibility)}, effect ±${plainPercent(settings.minEffect)}, ` +
-    `≥${dayCount(settings.minRuntimeDays)}, ≥${count(settings.minConversions)} ${events} a side`;
-
-  if (impossible.length > 0 || facts.srmMismatch || facts.dailyAlerts) {
+  if (facts.impossible.length > 0 || facts.srmMismatch || facts.dailyAlerts) {
+    const srmGuard = facts.dataGuards.find((guard) => guard.id === 'sample-ratio');
     const reasons = [
-      ...(facts.srmMismatch ? [`visitors did not split as configured (${guards[0]?.text ?? ''})`] : []),
-      ...(impossible.length > 0 ? [`counts that cannot be true: ${impossible.join('; ')}`] : []),
+      ...(facts.srmMismatch ? [`visitors did not split as configured: ${srmGuard?.text.replace(/^visitors split /, '') ?? ''}`] : []),
+      ...(facts.impossible.length > 0 ? [`counts that cannot be true: ${facts.impossible.join('; ')}`] : []),
       ...(facts.dailyAlerts ? ['the daily figures do not add up to the totals'] : []),
     ];
+    const plan = startDay === null ? null : planOf(facts.automaticallyEndAt, startDay, settings, input.planSource);
     return {
-      ...base,
+      ...empty,
       call: 'check_data',
       words: CALL_WORDS.check_data,
-      reason: `${capitalise(reasons.join('; '))}: no call can be trusted until this is explained.`,
+      reason: `${capitalise(reasons.join('; '))}. No call can be trusted until this is explained.`,
       daysToDecision: null,
       decisionDate: null,
       method: 'none',
       basis: `Data checks on the totals and daily figures; ${settingsWords}.`,
-      guards,
+      guards: [...facts.dataGuards],
       look: null,
-      plan: plan === null ? null : planDetails(plan, startDay, null),
+      plan: plan === null ? null : planDetails(plan, startDay, null, null, []),
       goal,
     };
   }
 
-  // 2–3. The looks, and the group sequential test over them.
-  const walk = new SequentialBoundaries(alpha);
-  let control = EMPTY_SUMS;
-  let variant = EMPTY_SUMS;
-  let usedDays = 0;
-  const seen: DecisionDay[] = [];
-  let lastLook: Look | null = null;
-  let crossing: Look | null = null;
-  let lastFiniteBoundary = Infinity;
-  let lastDay = 0;
-  const changeDay = input.planChange ? dayNumberOf(input.planChange.date) : null;
-  for (let k = 0; k < days.length; k++) {
-    const day = days[k];
-    if (day === undefined) continue;
-    seen.push(day);
-    control = addSide(control, day.control);
-    variant = addSide(variant, day.variant);
-    const denominator = (side: SideSums): number => (metric === 'aov' ? side.orders : side.visitors);
-    if (denominator(day.control) > 0 && denominator(day.variant) > 0) usedDays += 1;
-    const dayIndex = startDay === null ? k + 1 : Math.max(1, day.dayNumber - startDay + 1);
-    lastDay = dayIndex;
-    if (dayIndex < settings.minRuntimeDays) continue;
-    if (Math.min(eventsOf(control, metric), eventsOf(variant, metric)) < Math.max(1, settings.minConversions)) continue;
-    const estimate = estimateOf(metric, control, variant, seen, usedDays);
-    if (estimate === null || !(estimate.variance > 0)) continue;
-    const visitors = control.visitors + variant.visitors;
-    const recent = recentDailyVisitors(seen);
-    const z = estimate.theta / Math.sqrt(estimate.variance);
-    let look: Look;
-    if (changeDay !== null && day.dayNumber >= changeDay) {
-      // The plan changed after the data was seen: its spending stops; what is left is spent always-valid.
-      const planned = visitors + recent * Math.max(0, plannedDays - dayIndex);
-      const boundary = alwaysValidBoundary(estimate.variance, visitors, planned, alpha - walk.spent);
-      look = { day: dayIndex, dayNumber: day.dayNumber, control, variant, estimate, z, boundary, infoFraction: visitors / Math.max(planned, visitors), spent: walk.spent, method: 'always-valid' };
-    } else {
-      const spendOver = changeDay !== null && input.planChange ? input.planChange.previousDays : plannedDays;
-      const infoFraction = dayIndex >= spendOver ? 1 : visitors / (visitors + recent * (spendOver - dayIndex));
-      const boundary = walk.look(1 / estimate.variance, obrienFlemingSpent(infoFraction, alpha));
-      look = { day: dayIndex, dayNumber: day.dayNumber, control, variant, estimate, z, boundary, infoFraction, spent: walk.spent, method: 'group-sequential' };
-    }
-    if (Number.isFinite(look.boundary)) lastFiniteBoundary = look.boundary;
-    lastLook = look;
-    if (Math.abs(z) >= look.boundary) {
-      crossing = look;
-      break;
-    }
-  }
-
-  const runtimeGuard: Guard = {
-    id: 'runtime',
-    ok: lastDay >= settings.minRuntimeDays,
-    text: `${dayCount(lastDay)} of data (${settings.minRuntimeDays} needed)`,
-  };
+  const walked = walkLooks({ metric, days, startDay, automaticallyEndAt: facts.automaticallyEndAt, settings, planSource: input.planSource, changes: input.changes ?? [] });
+  const { control, variant, lastDay } = walked;
+  const events = eventsName(metric);
+  const runtimeGuard: Guard = { id: 'runtime', ok: lastDay >= settings.minRuntimeDays, text: `${dayCount(lastDay)} of data (${settings.minRuntimeDays} needed)` };
   const eventsGuard: Guard = {
     id: 'events',
     ok: Math.min(eventsOf(control, metric), eventsOf(variant, metric)) >= settings.minConversions,
     text: `${count(eventsOf(control, metric))} and ${count(eventsOf(variant, metric))} ${events} (${count(settings.minConversions)} a side needed)`,
   };
-  guards.unshift(runtimeGuard, eventsGuard);
-  const through = lastDay > 0 && days.length > 0 ? dateOfDayNumber(days[days.length - 1]?.dayNumber ?? 0) : null;
-  const planText = plan === null ? '' : `, a ${plannedDays}-day plan (${PLAN_SOURCE_WORDS[plan.source]})`;
-
-  const describe = (look: Look, method: DecisionMethod, interval: { low: number; high: number }): string => {
-    const methodText =
-      method === 'always-valid'
-        ? `Always-valid interval (normal mixture) on the ${plainPercent(alpha - look.spent)} of budget left${input.planChange ? ` since the plan changed on ${input.planChange.date}` : ''}`
-        : `Group sequential test (O'Brien–Fleming spending), look on day ${look.day}${planText}, |z| ${Math.abs(look.z).toFixed(2)} against ${Number.isFinite(look.boundary) ? look.boundary.toFixed(2) : 'no budget left'}, ${plainPercent(look.spent)} of ${plainPercent(alpha)} spent`;
-    return (
-      `${methodText}; ${metricWords(metric)} from ${count(eventsOf(look.control, metric))} / ${count(look.control.visitors)} vs ` +
-      `${count(eventsOf(look.variant, metric))} / ${count(look.variant.visitors)} through ${dateOfDayNumber(look.dayNumber)}; ` +
-      `interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)}; ${settingsWords}.`
-    );
+  const guards: Guard[] = [runtimeGuard, eventsGuard, ...facts.dataGuards];
+  const changes: DecisionChange[] = walked.changes.map((change, k) => ({
+    from: change.from,
+    text: changeText(change.settings, walked.changes[k + 1]?.settings ?? settings, change.source),
+  }));
+  const needed = neededInformation(settings, walked.plannedDays);
+  const neededDays = neededDaysFor(walked, metric, needed, settings);
+  const traffic = trafficOf(walked, metric);
+  const finalBoundary = finalBoundaryFor(walked.plannedDays, settings.minRuntimeDays, 1 - settings.credibility);
+  const detectable = traffic === null ? null : detectableLift(informationOn(walked, traffic, walked.plannedDays), finalBoundary, TARGET_POWER);
+  const plan = walked.plan === null ? null : planDetails(walked.plan, startDay, neededDays, detectable, changes);
+  const current = currentEstimate(metric, days);
+  const odds = current === null ? null : oddsOf(current.theta, current.variance, settings.minEffect);
+  const fading = fadingOf(metric, walked.seen);
+  const context: Context = {
+    facts,
+    metric,
+    settings,
+    walked,
+    guards,
+    goal,
+    plan,
+    base: { settings, version: DECISION_RULES_VERSION, guards, goal, plan, odds, flags: { fading, harmful: null }, guardrails: [], forecast: null },
+    settingsWords,
+    planText: walked.designPlan === null ? '' : `, a ${walked.designDays}-day plan (${PLAN_SOURCE_WORDS[walked.designPlan.source]})`,
   };
 
-  const figures = (look: Look, interval: { low: number; high: number }): string =>
-    `${metricWords(metric)} ${signedPercent(Math.expm1(look.estimate.theta))} ` +
-    `(${plainPercent(settings.credibility)} sequential interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)}), ` +
-    `${probability(chanceAt(look, metric))} chance to win, ${dayCount(look.day)}, ` +
-    `${count(eventsOf(look.control, metric))} vs ${count(eventsOf(look.variant, metric))} ${events}` +
-    (goal?.approximate && (metric === 'rpv' || metric === 'aov') ? ' (approximate)' : '');
-
-  const planDetailsNow =
-    plan === null
-      ? null
-      : {
-          ...planDetails(plan, startDay, neededDaysFor(lastLook, neededInfo, seen, lastDay, metric, control, variant, settings)),
-          changedOn: input.planChange?.date ?? null,
-          previousDays: input.planChange?.previousDays ?? null,
-        };
-
-  const settled = (call: DecisionCall, look: Look, method: DecisionMethod, interval: { low: number; high: number }, extra = ''): Decision => {
-    const decisionLook = lookOf(look, alpha, metric, interval);
-    return {
-      ...base,
-      call,
-      words: CALL_WORDS[call],
-      reason: `${figures(look, interval)}${extra}.`,
-      daysToDecision: null,
-      decisionDate: null,
-      method,
-      basis: describe(look, method, interval),
-      guards,
-      look: decisionLook,
-      plan: planDetailsNow,
-      goal,
-    };
-  };
-
-  const rci = (look: Look, boundary: number) => intervalOf(look.estimate.theta, look.estimate.variance, boundary);
-
-  if (crossing !== null) {
-    const interval = rci(crossing, crossing.boundary);
-    return settled(crossing.z > 0 ? 'ship' : 'keep_control', crossing, crossing.method, interval);
-  }
-
-  const withinEffect = (interval: { low: number; high: number }) => interval.low > -settings.minEffect && interval.high < settings.minEffect;
-
-  if (lastLook !== null) {
-    const interval = rci(lastLook, lastFiniteBoundary);
-    if (withinEffect(interval)) {
-      return settled('no_difference', lastLook, lastLook.method, interval, `: the interval lies within ±${plainPercent(settings.minEffect)}`);
-    }
-    if (1 / lastLook.estimate.variance >= neededInfo) {
-      return settled(
-        'no_difference',
-        lastLook,
-        lastLook.method,
-        interval,
-        `: the test has the sample to detect ±${plainPercent(settings.minEffect)} with ${plainPercent(TARGET_POWER)} power, and neither side won`,
-      );
-    }
-  }
+  if (walked.settled !== null) return settledCall(context, walked.settled);
 
   const over = isEnded(facts.status) || (facts.status !== 'active' && facts.status !== 'paused' && facts.status !== 'suspended');
-  const pastPlan = lastDay >= plannedDays;
+  const pastPlan = lastDay >= walked.plannedDays;
+  const lastLook = walked.looks[walked.looks.length - 1] ?? null;
 
-  // 5. An ended test that stopped before its plan: one always-valid check on the budget left.
-  if (over && !pastPlan && lastLook !== null && lastLook.method === 'group-sequential') {
-    const left = alpha - lastLook.spent;
-    const visitors = lastLook.control.visitors + lastLook.variant.visitors;
-    const plannedVisitors = visitors + recentDailyVisitors(seen) * Math.max(0, plannedDays - lastLook.day);
-    const half = alwaysValidBoundary(lastLook.estimate.variance, visitors, plannedVisitors, left) * Math.sqrt(lastLook.estimate.variance);
-    const interval = { low: Math.expm1(lastLook.estimate.theta - half), high: Math.expm1(lastLook.estimate.theta + half) };
-    const checked: Look = { ...lastLook, boundary: half / Math.sqrt(lastLook.estimate.variance), method: 'always-valid' };
-    if (left > 1e-9 && Math.abs(lastLook.estimate.theta) >= half) {
-      return settled(lastLook.estimate.theta > 0 ? 'ship' : 'keep_control', checked, 'always-valid', interval, ', the test ended before its plan');
-    }
-    if (left > 1e-9 && withinEffect(interval)) {
-      return settled('no_difference', checked, 'always-valid', interval, `: the interval lies within ±${plainPercent(settings.minEffect)}`);
-    }
+  // The plan ended (its final look added too little to be one): the powered no difference still applies.
+  if (walked.changes.length === 0 && pastPlan && lastLook !== null && lastLook.method === 'group-sequential' && 1 / lastLook.estimate.variance >= neededInformation(walked.design, walked.designDays)) {
+    return settledCall(context, { look: lastLook, kind: 'powered' });
   }
 
-  const neededDays = neededDaysFor(lastLook, neededInfo, seen, lastDay, metric, control, variant, settings);
-  const detectText =
-    neededDays === null
-      ? ''
-      : `detecting ±${plainPercent(settings.minEffect)} on ${metricWords(metric)} would take ${aboutDays(neededDays)} at its traffic`;
+  // An ended test that stopped before its plan: one always-valid check on the budget left.
+  if (over && !pastPlan && lastLook !== null && lastLook.method === 'group-sequential') {
+    const checked = endedCheck(walked, lastLook, settings);
+    if (checked !== null) return settledCall(context, checked, ', the test ended before its plan');
+  }
 
+  const detectText = neededDays === null ? '' : `detecting ±${plainPercent(settings.minEffect)} on ${metricWords(metric)} would take ${aboutDays(neededDays)} at its traffic`;
   if (over || pastPlan) {
-    const where = over ? 'The test ended' : `The ${plannedDays}-day plan ended`;
-    const now = lastLook === null ? 'before the guards held' : `without a call: ${figures(lastLook, rci(lastLook, lastFiniteBoundary))}`;
+    const where = over ? 'The test ended' : `The ${walked.plannedDays}-day plan ended`;
+    const now = lastLook === null ? 'before the guards held' : `without a call: ${lookFigures(context, lastLook)}`;
     return {
-      ...base,
+      ...context.base,
       call: 'cannot_conclude',
       words: CALL_WORDS.cannot_conclude,
-      reason: `${where} ${now}${detectText === '' ? '' : `; ${detectText}`}.`,
+      reason: `${where} ${now}${detectText === '' ? '' : `; ${detectText}`}${flagsText(null, fading)}.`,
       daysToDecision: null,
       decisionDate: null,
-      method: lastLook === null ? 'none' : 'group-sequential',
-      basis: lastLook === null ? `No look: ${runtimeGuard.text}; ${eventsGuard.text}; ${settingsWords}.` : describe(lastLook, 'group-sequential', rci(lastLook, lastFiniteBoundary)),
-      guards,
-      look: lastLook === null ? null : lookOf(lastLook, alpha, metric, rci(lastLook, lastFiniteBoundary)),
-      plan: planDetailsNow,
-      goal,
+      method: lastLook === null ? 'none' : lastLook.method,
+      basis: lastLook === null ? `No look: ${runtimeGuard.text}; ${eventsGuard.text}; ${settingsWords}.` : describe(context, lastLook),
+      look: lastLook === null ? null : lookOf(context, lastLook, null),
     };
   }
 
-  // 6. Still running: when would the call settle if the current estimate held?
-  const projection = project({
-    walk,
-    metric,
-    seen,
-    control,
-    variant,
-    estimate: lastLook?.estimate ?? estimateOf(metric, control, variant, seen, usedDays),
-    lastDay,
-    plannedDays,
-    settings,
-    alpha,
-    neededInfo,
-    horizon: Math.min(plannedDays, settings.longestWaitDays),
-  });
-  const lastDayNumber = days[days.length - 1]?.dayNumber ?? (startDay ?? 0) + lastDay - 1;
-  const longest = settings.longestWaitDays;
-  const tooLong =
-    (projection === null && neededDays !== null && neededDays > longest) ||
-    (projection === null && plannedDays > longest) ||
-    (projection === null && neededDays === null && lastDay >= settings.minRuntimeDays);
-  const sofar =
-    lastLook === null
-      ? `${capitalise(runtimeGuard.ok ? '' : `${runtimeGuard.text}; `)}${eventsGuard.ok ? '' : eventsGuard.text}`.replace(/; $/, '')
-      : `${metricWords(metric)} ${signedPercent(Math.expm1(lastLook.estimate.theta))} so far (${plainPercent(settings.credibility)} sequential interval ${signedPercent(rci(lastLook, lastFiniteBoundary).low)} to ${signedPercent(rci(lastLook, lastFiniteBoundary).high)})`;
-  if (tooLong) {
-    const traffic = recentDailyVisitors(seen);
+  const guardrails = lastLook === null ? [] : guardrailChecks(context, lastLook, lookBoundary(walked, lastLook));
+  const worse = guardrails.find((check) => check.verdict === 'worse') ?? null;
+  const harmful = harmfulFlag(context, worse);
+  const flagged = { ...context.base, guardrails, flags: { fading, harmful } };
+
+  if (facts.status === 'paused' || facts.status === 'suspended') {
+    const lastTraffic = [...walked.seen].reverse().find((day) => day.control.visitors + day.variant.visitors > 0);
+    const since = lastTraffic === undefined ? null : dateWords(lastTraffic.dayNumber + 1);
+    const state = facts.status === 'paused' ? 'Paused' : 'Suspended';
     return {
-      ...base,
-      call: 'cannot_conclude',
-      words: CALL_WORDS.cannot_conclude,
+      ...flagged,
+      call: 'paused',
+      words: `${state}${since === null ? '' : ` since ${since}`} — no call until it resumes`,
       reason:
-        `${capitalise(detectText === '' ? 'no visitors in the last days to go by' : detectText)}` +
-        `${traffic > 0 ? ` (${count(traffic)} visitors a day)` : ''}, longer than the longest wait of ${dayCount(longest)}` +
-        `${sofar === '' ? '' : `; ${sofar}`}.`,
-      daysToDecision: neededDays === null ? null : Math.max(0, Math.round(neededDays - lastDay)),
+        `${state}: no call until it resumes${lastLook === null ? '' : `; so far ${sequentialSoFar(context, lastLook)}`}` +
+        `${lastTraffic === undefined ? '' : ` (the API gives no pause date: the last day with visitors was ${dateWords(lastTraffic.dayNumber)})`}.`,
+      daysToDecision: null,
       decisionDate: null,
-      method: lastLook === null ? 'none' : 'group-sequential',
-      basis: lastLook === null ? `No look yet: ${runtimeGuard.text}; ${eventsGuard.text}; ${settingsWords}.` : describe(lastLook, 'group-sequential', rci(lastLook, lastFiniteBoundary)),
-      guards,
-      look: lastLook === null ? null : lookOf(lastLook, alpha, metric, rci(lastLook, lastFiniteBoundary)),
-      plan: planDetailsNow,
-      goal,
+      method: lastLook === null ? 'none' : lastLook.method,
+      basis: lastLook === null ? `No look yet: ${runtimeGuard.text}; ${eventsGuard.text}; ${settingsWords}.` : describe(context, lastLook),
+      look: lastLook === null ? null : lookOf(context, lastLook, null),
     };
   }
-  const target = projection ?? { day: plannedDays, kind: 'plan-end' as const };
-  const waitDays = Math.max(1, target.day - lastDay);
-  const expected =
-    target.kind === 'plan-end'
-      ? `the call settles at the planned end (day ${plannedDays})`
-      : target.kind === 'no-difference'
-        ? `no meaningful difference is expected by day ${target.day} if the estimate holds`
-        : `a call is expected around day ${target.day} if the estimate holds`;
+
+  return running(context, { lastLook, guardrails, worse, flagged, detectText, neededDays });
+}
+
+type RunningParts = {
+  lastLook: Look | null;
+  guardrails: GuardrailCheck[];
+  worse: GuardrailCheck | null;
+  flagged: Context['base'];
+  detectText: string;
+  neededDays: number | null;
+};
+
+/** A test still within its plan: keep running with the odds of a call, or cannot conclude when a call is out of reach. */
+function running(context: Context, parts: RunningParts): Decision {
+  const { metric, settings, walked, facts } = context;
+  const { lastLook, flagged, detectText, neededDays } = parts;
+  const { lastDay } = walked;
+  const horizon = Math.min(walked.plannedDays, settings.longestWaitDays);
+  const projection = projectLooks(walked, metric, settings, horizon);
+  const lastDayNumber = walked.seen[walked.seen.length - 1]?.dayNumber ?? (facts.startDay ?? 0) + lastDay - 1;
+  const sofar = lastLook === null ? guardsSoFar(context) : sequentialSoFar(context, lastLook);
+  const basis = lastLook === null ? `No look yet: ${context.guards[0]?.text ?? ''}; ${context.guards[1]?.text ?? ''}; ${context.settingsWords}.` : describe(context, lastLook);
+  const withFlags = (text: string) => `${text}${flagsText(parts.worse, flagged.flags.fading)}${flagged.flags.harmful !== null && parts.worse === null ? `; ${flagged.flags.harmful.text}` : ''}.`;
+  const hopeless = (reason: string): Decision => ({
+    ...flagged,
+    call: 'cannot_conclude',
+    words: CALL_WORDS.cannot_conclude,
+    reason: withFlags(reason),
+    daysToDecision: null,
+    decisionDate: null,
+    method: lastLook === null ? 'none' : lastLook.method,
+    basis,
+    look: lastLook === null ? null : lookOf(context, lastLook, null),
+  });
+
+  if (projection === null) {
+    if (lastDay >= settings.minRuntimeDays) return hopeless(`No visitors in the last ${RECENT_DAYS} days to go by${sofar === '' ? '' : `; ${sofar}`}`);
+    return {
+      ...flagged,
+      call: 'keep_running',
+      words: CALL_WORDS.keep_running,
+      reason: withFlags(capitalise(sofar === '' ? 'no traffic yet to go by' : sofar)),
+      daysToDecision: null,
+      decisionDate: null,
+      method: 'none',
+      basis,
+      look: null,
+    };
+  }
+
+  // Can a call still come? Conditional power at the longest wait, for the larger of the minimum effect and the estimate.
+  const { traffic } = projection;
+  // The estimate so far: the last look's, or before the guards hold, the days' so far.
+  const estimateNow = projection.startInfo > 0 ? projection.start / projection.startInfo : 0;
+  const effect = Math.max(Math.log1p(settings.minEffect), Math.abs(estimateNow));
+  const signed = estimateNow < 0 ? -effect : effect;
+  const longest = settings.longestWaitDays;
+  const longestInfo = informationOn(walked, traffic, Math.max(longest, lastDay));
+  const longestBoundary = finalBoundaryFor(Math.max(longest, walked.design.minRuntimeDays), walked.design.minRuntimeDays, walked.alpha);
+  const power = conditionalPower(projection.start, projection.startInfo, signed, longestInfo, longestBoundary);
+  const visitorsText = `${count(traffic.perDay)} visitors a day`;
+  if (power < HOPELESS_POWER) {
+    return hopeless(
+      `Even a lift of ${signedPercent(Math.expm1(signed))} would have a ${chance(power)} chance of a call within the longest wait of ${dayCount(longest)} at this traffic (${visitorsText})` +
+        `${detectText === '' ? '' : `; ${detectText}`}${sofar === '' ? '' : `; ${sofar}`}`,
+    );
+  }
+
+  const chances = predictiveChances(projection.start, projection.startInfo, projection.looks);
+  const finalIndex = projection.looks.length - 1;
+  const byEnd = chances[finalIndex] ?? 0;
+  let target = projection.looks.findIndex((_, k) => (chances[k] ?? 0) >= 0.5);
+  if (target < 0) target = finalIndex;
+  const targetLook = projection.looks[target];
+  const forecast: DecisionForecast | null =
+    targetLook === undefined
+      ? null
+      : {
+          day: targetLook.day,
+          date: dateOfDayNumber(lastDayNumber + (targetLook.day - lastDay)),
+          chance: chances[target] ?? 0,
+          planDay: walked.plannedDays,
+          chanceByPlanEnd: byEnd,
+          method: 'predictive',
+        };
+  const waitDays = Math.max(1, (targetLook?.day ?? walked.plannedDays) - lastDay);
+  const plan = context.plan;
+  const tooShort =
+    plan !== null && plan.tooShort && plan.detectable !== null && neededDays !== null
+      ? `; at this traffic the ${walked.plannedDays}-day plan detects about ±${plainPercent(plan.detectable)}, ±${plainPercent(settings.minEffect)} would take ${aboutDays(neededDays)}`
+      : '';
+  const odds =
+    forecast === null
+      ? ''
+      : forecast.day >= walked.plannedDays
+        ? `; a call by the plan's end (day ${walked.plannedDays}) is ${chance(byEnd)} likely`
+        : `; a call by day ${forecast.day} is ${chance(forecast.chance)} likely, by the plan's end (day ${walked.plannedDays}) ${chance(byEnd)}`;
   return {
-    ...base,
+    ...flagged,
     call: 'keep_running',
-    words: `${CALL_WORDS.keep_running}, ${aboutDays(waitDays)}`,
-    reason: `${sofar === '' ? '' : `${capitalise(sofar)}; `}${expected}.`,
+    words: flagged.flags.harmful !== null ? 'Likely harmful — consider stopping' : `${CALL_WORDS.keep_running}, ${aboutDays(waitDays)}`,
+    reason: withFlags(`${capitalise(sofar === '' ? 'Not yet clear' : sofar)}${odds}${tooShort}`),
     daysToDecision: waitDays,
     decisionDate: dateOfDayNumber(lastDayNumber + waitDays),
-    method: lastLook === null ? 'none' : 'group-sequential',
-    basis:
-      lastLook === null
-        ? `No look yet: ${runtimeGuard.text}; ${eventsGuard.text}; projected from the last ${RECENT_DAYS} days' traffic${through === null ? '' : ` through ${through}`}${planText}; ${settingsWords}.`
-        : describe(lastLook, 'group-sequential', rci(lastLook, lastFiniteBoundary)),
-    guards,
-    look: lastLook === null ? null : lookOf(lastLook, alpha, metric, rci(lastLook, lastFiniteBoundary)),
-    plan: planDetailsNow,
-    goal,
+    method: lastLook === null ? 'none' : lastLook.method,
+    basis: `${basis.replace(/\.$/, '')}; forecast by predictive power at ${visitorsText} (prior: ${priorWords()}).`,
+    look: lastLook === null ? null : lookOf(context, lastLook, null),
+    forecast,
   };
 }
 
-function capitalise(text: string): string {
-  return text.length === 0 ? text : text[0]?.toUpperCase() + text.slice(1);
-}
-
-/** Mean visitors a day (both sides) over the last RECENT_DAYS days seen. */
-function recentDailyVisitors(seen: readonly DecisionDay[]): number {
-  const recent = seen.slice(-RECENT_DAYS);
-  if (recent.length === 0) return 0;
-  return recent.reduce((sum, day) => sum + day.control.visitors + day.variant.visitors, 0) / recent.length;
-}
-
-/**
- * Days from the start the test needs to reach `neededInfo` (and its guards) at its recent traffic, or
- * null without a basis. From the last look when there is one (information grows with visitors at the
- * same rates); before any look, from the pooled rate of both sides.
- */
-function neededDaysFor(
-  look: Look | null,
-  neededInfo: number,
-  seen: readonly DecisionDay[],
-  lastDay: number,
-  metric: GoalMetric,
-  control: SideSums,
-  variant: SideSums,
-  settings: DecisionSettings,
-): number | null {
-  const daily = recentDailyVisitors(seen);
-  if (!(daily > 0)) return null;
-  let days: number;
-  if (look !== null) {
-    const info = 1 / look.estimate.variance;
-    const visitors = look.control.visitors + look.variant.visitors;
-    if (info >= neededInfo) return look.day;
-    days = Math.max(lastDay, look.day) + Math.ceil(((visitors * neededInfo) / info - visitors) / daily);
+/** A settled look as the call: its figures at the call, the guardrails, the adjusted lift. */
+function settledCall(context: Context, settled: Settled, extra = ''): Decision {
+  const { metric, walked } = context;
+  const { look, kind } = settled;
+  const boundary = lookBoundary(walked, look);
+  const interval = intervalAt(look.estimate, boundary);
+  let call: DecisionCall = kind === 'crossing' ? (look.z > 0 ? 'ship' : 'keep_control') : 'no_difference';
+  const guardrails = guardrailChecks(context, look, boundary);
+  // A guardrail watched from the call on: clearly worse at the call's look, or at a look of the plan since, each with its own boundary.
+  let worse = guardrails.find((check) => check.verdict === 'worse') ?? null;
+  let worseAt: Look = look;
+  if (call === 'ship' && worse === null) {
+    for (const later of walked.after) {
+      const found = guardrailChecks(context, later, later.boundary).find((check) => check.verdict === 'worse');
+      if (found !== undefined) {
+        worse = found;
+        worseAt = later;
+        break;
+      }
+    }
+  }
+  const turned = call === 'ship' && worse !== null;
+  if (turned) call = 'keep_control';
+  const adjusted = kind === 'crossing' && look.method === 'group-sequential' ? adjustedLift(walked, look) : null;
+  const at = `day ${look.day} (${dateWords(look.dayNumber)})`;
+  const name = metricWords(metric);
+  const lift = adjusted === null ? signedPercent(Math.expm1(look.estimate.theta)) : `${signedPercent(adjusted)} adjusted for stopping early (${signedPercent(Math.expm1(look.estimate.theta))} as seen)`;
+  const figures = `${name} ${lift}, ${plainPercent(1 - walked.alpha)} sequential interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)}, ${count(eventsOf(look.control, metric))} vs ${count(eventsOf(look.variant, metric))} ${eventsName(metric)}`;
+  let reason: string;
+  if (turned && worse !== null) {
+    const seenAt = worseAt === look ? '' : ` (on day ${worseAt.day}, ${dateWords(worseAt.dayNumber)})`;
+    reason = `At the call, ${at}: ${worse.text}${seenAt}, ${worseWords(worse)}, although ${figures}`;
+  } else if (kind === 'small') {
+    reason = `At the call, ${at}: ${figures}: a real but small difference, smaller than the ±${plainPercent(look.settings.minEffect)} that matters`;
+  } else if (kind === 'equivalent') {
+    reason = `At the call, ${at}: ${figures}: the interval lies within ±${plainPercent(look.settings.minEffect)}`;
+  } else if (kind === 'powered') {
+    reason = `The ${walked.designDays}-day plan ended without a winner, with the sample to detect ±${plainPercent(look.settings.minEffect)} with ${plainPercent(TARGET_POWER)} power: ${figures} on ${at}`;
   } else {
-    const visitors = control.visitors + variant.visitors;
-    const events = eventsOf(control, metric) + eventsOf(variant, metric);
-    if (!(events > 0) || !(control.visitors > 0) || !(variant.visitors > 0)) return null;
-    const rate = events / visitors;
-    const unit = metric === 'aov' ? 1 / rate : rate < 1 ? (1 - rate) / rate : 1 / rate;
-    const share = control.visitors / visitors;
-    const neededVisitors = neededInfo * unit * (1 / share + 1 / (1 - share));
-    days = lastDay + Math.max(0, Math.ceil((neededVisitors - visitors) / daily));
+    const unclear = guardrails.filter((check) => check.verdict === 'unclear' || check.verdict === 'not-judged');
+    reason = `At the call, ${at}: ${figures}${extra}${call === 'ship' && unclear.length > 0 ? `; guardrail ${unclear.map((check) => check.text).join(', ')}: not clear, the call stands` : ''}`;
   }
-  // The guards too: the minimum runtime, and the minimum events a side at the recent pace.
-  const recent = seen.slice(-RECENT_DAYS);
-  for (const side of ['control', 'variant'] as const) {
-    const have = eventsOf(side === 'control' ? control : variant, metric);
-    if (have >= settings.minConversions) continue;
-    const perDay = recent.reduce((sum, day) => sum + eventsOf(sumsOf(day[side]), metric), 0) / Math.max(1, recent.length);
-    if (!(perDay > 0)) return null;
-    days = Math.max(days, lastDay + Math.ceil((settings.minConversions - have) / perDay));
-  }
-  return Math.max(days, settings.minRuntimeDays);
+  return {
+    ...context.base,
+    call,
+    words: CALL_WORDS[call],
+    reason: `${reason}${flagsText(null, context.base.flags.fading)}.`,
+    daysToDecision: null,
+    decisionDate: null,
+    method: look.method,
+    basis: describe(context, look),
+    guardrails: worse !== null && !guardrails.includes(worse) ? [...guardrails.filter((check) => check.metric !== worse.metric), worse] : guardrails,
+    look: lookOf(context, look, adjusted),
+  };
 }
 
-function planDetails(plan: { days: number; source: PlanSource }, startDay: number | null, neededDays: number | null): DecisionPlan {
+/** The guardrails of the goal checked at a look with the boundary c. */
+function guardrailChecks(context: Context, look: Look, boundary: number): GuardrailCheck[] {
+  const metrics = guardrailsFor(context.metric, look.settings.guardrails);
+  const days = context.walked.seen.slice(0, look.through);
+  return metrics.map((metric) => checkGuardrail(metric, look.control, look.variant, days, boundary));
+}
+
+/** The look's boundary, or the last finite one before it (a look with no budget left has none). */
+function lookBoundary(walked: Walked, look: Look): number {
+  if (Number.isFinite(look.boundary)) return look.boundary;
+  const finite = [...walked.looks].reverse().find((l) => l.dayNumber <= look.dayNumber && Number.isFinite(l.boundary));
+  return finite?.boundary ?? Infinity;
+}
+
+/** The median-unbiased lift at a group sequential crossing, from the path of looks that led to it. */
+function adjustedLift(walked: Walked, call: Look): number | null {
+  const looks = walked.looks.filter((look) => look.method === 'group-sequential' && look.dayNumber <= call.dayNumber);
+  // On the walk's information scale; the estimate's scale differs by the call look's ratio (revenue).
+  const scale = 1 / call.estimate.variance / call.walkInfo;
+  const sign = call.z > 0 ? 1 : -1;
+  const past: PastLook[] = looks.map((look) => {
+    const band = bandOf(look.settings);
+    const hole = equivalenceHole(look.walkInfo * scale, look.boundary, sign > 0 ? band : { low: -band.high, high: -band.low });
+    return { info: look.walkInfo * scale, boundary: look.boundary, hole };
+  });
+  const info = call.walkInfo * scale;
+  const eta = medianUnbiased(past, sign * call.z * Math.sqrt(info));
+  return Number.isFinite(eta) ? Math.expm1(sign * eta) : null;
+}
+
+/** An ended test before its plan: one always-valid check on the budget left, or null when it settles nothing. */
+function endedCheck(walked: Walked, last: Look, settings: DecisionSettings): Settled | null {
+  const left = 1 - settings.credibility - last.spent;
+  if (!(left > 1e-9)) return null;
+  const visitors = last.control.visitors + last.variant.visitors;
+  const plannedVisitors = visitors + recentDailyVisitors(walked.seen) * Math.max(0, walked.plannedDays - last.day);
+  const boundary = alwaysValidBoundary(last.estimate.variance, visitors, plannedVisitors, left);
+  const checked: Look = { ...last, boundary, method: 'always-valid', settings };
+  const interval = intervalAt(last.estimate, boundary);
+  const inside = insideBand(interval, settings.minEffect);
+  if (Math.abs(last.z) >= boundary) return { look: checked, kind: inside ? 'small' : 'crossing' };
+  if (inside) return { look: checked, kind: 'equivalent' };
+  return null;
+}
+
+/** The current estimate of the goal from every completed day: what the odds beside a call are read from. */
+function currentEstimate(metric: GoalMetric, days: readonly DecisionDay[]): Estimate | null {
+  let control = sumsOf({ visitors: 0, conversions: 0, carts: 0, clicks: 0, orders: 0, revenue: 0 });
+  let variant = control;
+  for (const day of days) {
+    control = addSides(control, day.control);
+    variant = addSides(variant, day.variant);
+  }
+  if ((metric === 'rpv' || metric === 'aov') && days.filter((day) => day.control.visitors > 0 && day.variant.visitors > 0).length < REVENUE_MIN_DAYS) return null;
+  const estimate = estimateOf(metric, control, variant, days);
+  return estimate !== null && estimate.variance > 0 ? estimate : null;
+}
+
+function addSides(a: DecisionDay['control'], b: DecisionDay['control']): DecisionDay['control'] {
+  return {
+    visitors: a.visitors + b.visitors,
+    conversions: a.conversions + b.conversions,
+    carts: a.carts + b.carts,
+    clicks: a.clicks + b.clicks,
+    orders: a.orders + b.orders,
+    revenue: a.revenue + b.revenue,
+  };
+}
+
+/** "Likely harmful — consider stopping": the always-valid interval of every completed day lies below zero. */
+function harmfulFlag(context: Context, worse: GuardrailCheck | null): DecisionFlags['harmful'] {
+  const { metric, walked, settings } = context;
+  if (worse !== null) return { text: `likely harmful — consider stopping: ${worse.text}, ${worseWords(worse)}` };
+  const estimate = currentEstimate(metric, walked.seen) ?? (metric === 'rpv' || metric === 'aov' ? null : estimateOf(metric, walked.control, walked.variant, walked.seen));
+  if (estimate === null || !(estimate.variance > 0)) return null;
+  const visitors = walked.control.visitors + walked.variant.visitors;
+  const planned = visitors + recentDailyVisitors(walked.seen) * Math.max(0, walked.plannedDays - walked.lastDay);
+  const boundary = alwaysValidBoundary(estimate.variance, visitors, planned, 1 - settings.credibility);
+  const interval = intervalAt(estimate, boundary);
+  if (!(interval.high < 0)) return null;
+  return { text: `likely harmful — consider stopping: ${metricWords(metric)} ${signedPercent(Math.expm1(estimate.theta))} (always-valid interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)})` };
+}
+
+function flagsText(worse: GuardrailCheck | null, fading: Fading | null): string {
+  return `${worse === null ? '' : `; ${worse.text} so far: ${worseWords(worse)}`}${fading === null ? '' : `; ${fading.text}, look before acting`}`;
+}
+
+/** "the 95% sequential interval through 2026-11-14 (−2.0% to +8.1%) still holds lifts beyond ±5%". */
+function sequentialSoFar(context: Context, look: Look): string {
+  const interval = lookInterval(context.walked, look);
+  return `the ${plainPercent(1 - context.walked.alpha)} sequential interval of ${metricWords(context.metric)} through ${dateWords(look.dayNumber)} (${signedPercent(interval.low)} to ${signedPercent(interval.high)}) still holds lifts beyond ±${plainPercent(look.settings.minEffect)}`;
+}
+
+function guardsSoFar(context: Context): string {
+  const [runtime, eventsGuard] = context.guards;
+  return [runtime, eventsGuard].filter((guard): guard is Guard => guard !== undefined && !guard.ok).map((guard) => guard.text).join('; ');
+}
+
+/** A look's figures in a sentence (for ended tests without a call). */
+function lookFigures(context: Context, look: Look): string {
+  const interval = lookInterval(context.walked, look);
+  return `${metricWords(context.metric)} ${signedPercent(Math.expm1(look.estimate.theta))} (${plainPercent(1 - context.walked.alpha)} sequential interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)}) on day ${look.day} (${dateWords(look.dayNumber)})`;
+}
+
+/** The basis line: method, look, figures and settings. */
+function describe(context: Context, look: Look): string {
+  const { metric, walked, settingsWords, planText } = context;
+  const interval = lookInterval(walked, look);
+  const left = 1 - look.settings.credibility - look.spent;
+  const change = walked.changes[0];
+  const methodText =
+    look.method === 'always-valid'
+      ? `Always-valid interval (normal mixture) on the ${plainPercent(Math.max(0, left))} of budget left${change === undefined ? '' : ` since the settings changed on ${change.from}`}`
+      : `Group sequential test (O'Brien–Fleming spending), look on day ${look.day}${planText}, |z| ${Math.abs(look.z).toFixed(2)} against ${Number.isFinite(look.boundary) ? look.boundary.toFixed(2) : 'no budget left'}, ${plainPercent(look.spent)} of ${plainPercent(walked.alpha)} spent`;
+  const t = Number.isFinite(look.estimate.df) ? `, Student's t on ${look.estimate.df.toFixed(1)} degrees of freedom (days as replicates)` : '';
+  return (
+    `${methodText}; ${metricWords(metric)} from ${count(eventsOf(look.control, metric))} / ${count(look.control.visitors)} vs ` +
+    `${count(eventsOf(look.variant, metric))} / ${count(look.variant.visitors)} through ${dateOfDayNumber(look.dayNumber)}${t}; ` +
+    `interval ${signedPercent(interval.low)} to ${signedPercent(interval.high)}; ${settingsWords}.`
+  );
+}
+
+function settingsText(settings: DecisionSettings, metric: GoalMetric): string {
+  const guardrails = guardrailsFor(metric, settings.guardrails);
+  return (
+    `credibility ${plainPercent(settings.credibility)}, effect ±${plainPercent(settings.minEffect)}, ` +
+    `≥${dayCount(settings.minRuntimeDays)}, ≥${count(settings.minConversions)} ${eventsName(metric)} a side, ` +
+    `guardrail${guardrails.length === 1 ? '' : 's'} ${guardrails.length === 0 ? 'none' : guardrails.map(metricWords).join(' and ')}`
+  );
+}
+
+function lookOf(context: Context, look: Look, adjustedLift: number | null): DecisionLook {
+  const { metric, walked } = context;
+  const interval = lookInterval(walked, look);
+  return {
+    day: look.day,
+    date: dateOfDayNumber(look.dayNumber),
+    lift: Math.expm1(look.estimate.theta),
+    low: interval.low,
+    high: interval.high,
+    adjustedLift,
+    z: look.z,
+    boundary: Number.isFinite(look.boundary) ? look.boundary : null,
+    infoFraction: look.infoFraction,
+    spent: look.spent,
+    alpha: walked.alpha,
+    controlEvents: eventsOf(look.control, metric),
+    variantEvents: eventsOf(look.variant, metric),
+    controlVisitors: look.control.visitors,
+    variantVisitors: look.variant.visitors,
+  };
+}
+
+function planDetails(
+  plan: { days: number; source: PlanSource },
+  startDay: number | null,
+  neededDays: number | null,
+  detectable: number | null,
+  changes: DecisionChange[],
+): DecisionPlan {
   return {
     plannedDays: plan.days,
     source: plan.source,
     endDate: startDay === null ? null : dateOfDayNumber(startDay + plan.days - 1),
     neededDays,
     tooShort: neededDays !== null && neededDays > plan.days,
-    changedOn: null,
-    previousDays: null,
+    detectable,
+    changes,
   };
 }
 
-type ProjectionInput = {
-  walk: SequentialBoundaries;
-  metric: GoalMetric;
-  seen: readonly DecisionDay[];
-  control: SideSums;
-  variant: SideSums;
-  estimate: Estimate | null;
-  lastDay: number;
-  plannedDays: number;
-  settings: DecisionSettings;
-  alpha: number;
-  neededInfo: number;
-  horizon: number;
-};
+/** The forecast's prior in words: "no effect 50%, ±5% 35%, ±20% 15%". */
+function priorWords(): string {
+  return FORECAST_PRIOR.map((part) => `${part.sd === 0 ? 'no effect' : `±${plainPercent(part.sd)}`} ${plainPercent(part.share)}`).join(', ');
+}
 
-type Projection = { day: number; kind: 'call' | 'no-difference' };
-
-/**
- * The first future day on which the rule would settle the call if the estimate held and traffic went
- * on at its recent rate: boundaries projected from the looks so far. Null when none does by `horizon`.
- */
-function project(input: ProjectionInput): Projection | null {
-  const { metric, seen, estimate, lastDay, plannedDays, settings, alpha, neededInfo, horizon } = input;
-  const recent = seen.slice(-RECENT_DAYS);
-  if (recent.length === 0 || estimate === null) return null;
-  const perDay = (pick: (day: DecisionDay) => number) => recent.reduce((sum, day) => sum + pick(day), 0) / recent.length;
-  const visitorsA = perDay((d) => d.control.visitors);
-  const visitorsB = perDay((d) => d.variant.visitors);
-  if (!(visitorsA + visitorsB > 0)) return null;
-  const walk = input.walk.clone();
-  const base = { control: input.control, variant: input.variant };
-  const baseVisitors = base.control.visitors + base.variant.visitors;
-  const eventsA = eventsOf(base.control, metric);
-  const eventsB = eventsOf(base.variant, metric);
-  // Events grow at the rates so far (the estimate holds); information grows with visitors.
-  const rateA = base.control.visitors > 0 ? eventsA / base.control.visitors : 0;
-  const rateB = base.variant.visitors > 0 ? eventsB / base.variant.visitors : 0;
-  const delta = settings.minEffect;
-  for (let day = lastDay + 1; day <= horizon; day++) {
-    const added = day - lastDay;
-    const nA = base.control.visitors + visitorsA * added;
-    const nB = base.variant.visitors + visitorsB * added;
-    const projectedA = eventsA + rateA * visitorsA * added;
-    const projectedB = eventsB + rateB * visitorsB * added;
-    if (day < settings.minRuntimeDays) continue;
-    if (Math.min(projectedA, projectedB) < Math.max(1, settings.minConversions)) continue;
-    const variance = estimate.variance * (baseVisitors / (nA + nB));
-    const visitors = nA + nB;
-    const infoFraction = day >= plannedDays ? 1 : visitors / (visitors + (visitorsA + visitorsB) * (plannedDays - day));
-    const boundary = walk.look(1 / variance, obrienFlemingSpent(infoFraction, alpha));
-    if (Math.abs(estimate.theta) / Math.sqrt(variance) >= boundary) return { day, kind: 'call' };
-    const { low, high } = intervalOf(estimate.theta, variance, boundary);
-    if ((low > -delta && high < delta) || 1 / variance >= neededInfo) return { day, kind: 'no-difference' };
-  }
-  return null;
+function capitalise(text: string): string {
+  return text.length === 0 ? text : text[0]?.toUpperCase() + text.slice(1);
 }

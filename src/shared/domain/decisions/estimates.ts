@@ -5,23 +5,19 @@
 // binomial). A rate above 1 event per visitor (a store that counts clicks per visitor) is read as a
 // Poisson count: Var = 1 / events.
 //
-// Revenue (RPV, AOV) — REVENUE_DECISION_MODEL: the API sends revenue totals, not how revenue varies
-// between visitors, so each day is treated as a replicate of the test (days as clusters, delta method
-// on the ratio, paired by day), as the Results tab's approximate interval is. With few days that spread
-// can come out implausibly small, so the variance is never below what the order counts alone imply:
-// RPV as if every order had the same value (Var ≥ (1 − orders/visitors) / orders a side), AOV as if
-// order values varied as much as their mean (coefficient of variation 1: Var ≥ 1 / orders a side).
-import type { SideStatistics } from '../../api';
-import type { Day } from '../statistics/daily';
+// Revenue (RPV, AOV) — REVENUE_DECISION_MODEL: the one estimate of statistics/revenue.ts (days as
+// replicates, a jackknife-corrected cluster variance, Student's t with degrees of freedom from the days'
+// spread), so the Results tab, the reports and the call read the same figures.
+import { revenueEstimate, tMatching, zMatching } from '../statistics/revenue';
 
 export type GoalMetric = 'cvr' | 'acr' | 'ctr' | 'rpv' | 'aov';
 
 export const REVENUE_DECISION_MODEL =
   'Revenue goals are approximate: the API sends revenue totals, not how revenue varies between visitors, ' +
-  'so Splitbook treats each day as one sample of the test (delta method on the day-to-day spread, paired ' +
-  'by day) and never lets the spread fall below what the order counts alone imply (revenue per visitor: ' +
-  'as if every order had the same value; average order value: as if order values varied as much as ' +
-  'their mean). The chance to win is a normal approximation on the log of the ratio.';
+  'so Splitbook treats each day as one sample of the test (a jackknife-corrected spread of the daily ' +
+  "totals, paired by day) and reads it against Student's t with degrees of freedom from how heavy the " +
+  "days' spread is; revenue per visitor never gets a spread below what the order counts alone imply. " +
+  'Checked by simulation on order values as skewed as a lognormal of log-sd 2.'
 
 /** Running sums of one side over days. */
 export type SideSums = {
@@ -89,9 +85,21 @@ export type Estimate = {
   /** log(variant ÷ control). */
   theta: number;
   variance: number;
+  /** Degrees of freedom of the variance: Infinity for a rate's (binomial), the days' for revenue. */
+  df: number;
   control: number;
   variant: number;
 };
+
+/** The estimate's statistic θ/√Var on the normal scale (a t statistic mapped by its tail area). */
+export function zOf(estimate: Estimate): number {
+  return zMatching(estimate.theta / Math.sqrt(estimate.variance), estimate.df);
+}
+
+/** Half the width (log scale) of the estimate's interval at the normal-scale boundary c. */
+export function halfWidth(estimate: Estimate, c: number): number {
+  return tMatching(c, estimate.df) * Math.sqrt(estimate.variance);
+}
 
 function rateVariance(events: number, trials: number): number {
   const p = events / trials;
@@ -108,60 +116,30 @@ export function rateEstimate(control: SideSums, variant: SideSums, metric: 'cvr'
   return {
     theta: Math.log(pb / pa),
     variance: rateVariance(a, control.visitors) + rateVariance(b, variant.visitors),
+    df: Infinity,
     control: pa,
     variant: pb,
   };
 }
 
-/** The floor of a revenue estimate's variance from the order counts (see the head of this file). */
-function revenueFloor(control: SideSums, variant: SideSums, metric: 'rpv' | 'aov'): number {
-  if (metric === 'aov') return 1 / control.orders + 1 / variant.orders;
-  return rateVariance(control.orders, control.visitors) + rateVariance(variant.orders, variant.visitors);
-}
-
-/**
- * The log lift of RPV or AOV over `days` (the days so far), its variance by days as clusters with the
- * order-count floor; null with fewer than 2 usable days or no orders on a side.
- */
-export function revenueEstimate(days: readonly Day[], metric: 'rpv' | 'aov'): Estimate | null {
-  const denominator = (side: SideStatistics): number => (metric === 'rpv' ? side.visitors : side.orders);
-  let control = EMPTY_SUMS;
-  let variant = EMPTY_SUMS;
-  let used = 0;
-  for (const day of days) {
-    control = addSide(control, day.control);
-    variant = addSide(variant, day.variant);
-    if (denominator(day.control) > 0 && denominator(day.variant) > 0) used += 1;
-  }
-  return revenueEstimateOf(days, control, variant, metric, used);
-}
-
-/** As revenueEstimate, with the sums of `days` already known (the decision keeps them running). */
+/** The log lift of RPV or AOV over `days` (the days so far, summing to `control` and `variant`). */
 export function revenueEstimateOf(
   days: readonly { control: SideSums; variant: SideSums }[],
   control: SideSums,
   variant: SideSums,
   metric: 'rpv' | 'aov',
-  usedDays: number,
 ): Estimate | null {
-  if (usedDays < 2 || !(control.orders > 0 && variant.orders > 0)) return null;
-  if (!(control.revenue > 0 && variant.revenue > 0)) return null;
-  const rhoA = valueOf(control, metric);
-  const rhoB = valueOf(variant, metric);
-  if (rhoA === null || rhoB === null || !(rhoA > 0 && rhoB > 0)) return null;
-  const denominator = (side: SideSums): number => (metric === 'rpv' ? side.visitors : side.orders);
-  let sumSquares = 0;
-  for (const day of days) {
-    if (!(denominator(day.control) > 0 && denominator(day.variant) > 0)) continue;
-    const influenceA = (day.control.revenue - rhoA * denominator(day.control)) / control.revenue;
-    const influenceB = (day.variant.revenue - rhoB * denominator(day.variant)) / variant.revenue;
-    sumSquares += (influenceB - influenceA) ** 2;
-  }
-  const clustered = (usedDays / (usedDays - 1)) * sumSquares;
-  return {
-    theta: Math.log(rhoB / rhoA),
-    variance: Math.max(clustered, revenueFloor(control, variant, metric)),
-    control: rhoA,
-    variant: rhoB,
-  };
+  const estimate = revenueEstimate(days, metric, { control, variant });
+  return estimate === null ? null : { theta: estimate.theta, variance: estimate.variance, df: estimate.df, control: estimate.control, variant: estimate.variant };
+}
+
+/** The goal's estimate from sums (and, for revenue, the days they sum). */
+export function estimateOf(
+  metric: GoalMetric,
+  control: SideSums,
+  variant: SideSums,
+  days: readonly { control: SideSums; variant: SideSums }[],
+): Estimate | null {
+  if (metric === 'rpv' || metric === 'aov') return revenueEstimateOf(days, control, variant, metric);
+  return rateEstimate(control, variant, metric);
 }

@@ -1,5 +1,7 @@
-// Decisions: one call per test on its goal (decide.ts), the error budget behind it (sequential.ts),
-// the rate readings learnt per store (rate-readings.ts), and the planner for tests not launched yet.
+// Decisions: one call per test on its goal (decide.ts), its looks (looks.ts), the error budget behind
+// them (sequential.ts), what the figures say beyond the call (forecast.ts, forward.ts), guardrails and
+// fading lifts, the rate readings learnt per store (rate-readings.ts), and the planner for tests not
+// launched yet.
 export * from './schemas';
 export {
   decideTest,
@@ -11,8 +13,10 @@ export {
   TARGET_POWER,
   RECENT_DAYS,
 } from './decide';
-export type { DecisionInput, DecisionChoice, DecisionData, DecisionDay } from './decide';
+export type { DecisionInput, DecisionChoice, DecisionData, DecisionDay, SettingsChange } from './decide';
 export { REVENUE_DECISION_MODEL, type GoalMetric, type SideSums } from './estimates';
+export { guardrailsFor } from './guardrails';
+export { FORECAST_PRIOR, oddsOf } from './forecast';
 export { plannerEstimate, plannedDaysNeeded, type PlannerInput } from './planner';
 export * from './rate-readings';
 export {
@@ -25,4 +29,4 @@ export {
   normalTail,
   upperQuantile,
 } from './sequential';
-export { aboutDays, signedPercent } from './words';
+export { aboutDays, dateWords, signedPercent } from './words';

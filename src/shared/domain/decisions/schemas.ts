@@ -12,11 +12,12 @@ export const DECISION_CALLS = [
   'keep_running',
   'cannot_conclude',
   'check_data',
+  'paused',
 ] as const;
 export const DecisionCall = z.enum(DECISION_CALLS);
 export type DecisionCall = z.infer<typeof DecisionCall>;
 
-/** The calls that need the consultant now (everything but "keep running"). */
+/** The calls that need the consultant now (everything but "keep running" and "paused"). */
 export const CALLS_NEEDING_ACTION: readonly DecisionCall[] = [
   'ship',
   'keep_control',
@@ -24,6 +25,25 @@ export const CALLS_NEEDING_ACTION: readonly DecisionCall[] = [
   'cannot_conclude',
   'check_data',
 ];
+
+/**
+ * The order calls are listed, sorted and offered in everywhere (the Decisions view, the test list's
+ * Call column, the filter): those needing the consultant first, keep running, then paused.
+ */
+export const CALL_ORDER: readonly DecisionCall[] = [
+  'ship',
+  'keep_control',
+  'check_data',
+  'no_difference',
+  'cannot_conclude',
+  'keep_running',
+  'paused',
+];
+
+/** Whether a call needs the consultant now (every call but keep running and paused). */
+export function needsCall(call: DecisionCall): boolean {
+  return CALLS_NEEDING_ACTION.includes(call);
+}
 
 /** Each call in words a client understands. */
 export const CALL_WORDS: Record<DecisionCall, string> = {
@@ -33,7 +53,16 @@ export const CALL_WORDS: Record<DecisionCall, string> = {
   keep_running: 'Keep running',
   cannot_conclude: 'Cannot conclude at this traffic',
   check_data: 'Check the data first',
+  paused: 'Paused',
 };
+
+/**
+ * The metrics a call also watches besides its goal: "default" is revenue per visitor for every goal
+ * but revenue per visitor itself, and conversion rate too for an average-order-value goal
+ * (guardrailsFor in guardrails.ts).
+ */
+export const GuardrailChoice = z.union([z.literal('default'), z.array(GoalRate).max(5)]);
+export type GuardrailChoice = z.infer<typeof GuardrailChoice>;
 
 export const DecisionSettings = z.object({
   /** The credibility a side must win with: the error budget is 1 − this, two-sided. */
@@ -48,6 +77,8 @@ export const DecisionSettings = z.object({
   longestWaitDays: z.number().int().min(7).max(365),
   /** A test's planned length when it has no automaticallyEndAt. */
   plannedDays: z.number().int().min(7).max(365),
+  /** The guardrail metrics: a ship is turned into "keep the control" when one is clearly worse. */
+  guardrails: GuardrailChoice,
 });
 export type DecisionSettings = z.infer<typeof DecisionSettings>;
 
@@ -58,6 +89,7 @@ export const DEFAULT_DECISION_SETTINGS: DecisionSettings = {
   minConversions: 100,
   longestWaitDays: 90,
   plannedDays: 28,
+  guardrails: 'default',
 };
 
 /** A change of some decision settings; `null` clears a per-store override. */
@@ -68,6 +100,18 @@ export type DecisionSettingsPatch = z.infer<typeof DecisionSettingsPatch>;
 export const PlanSource = z.enum(['automatically-end-at', 'test', 'store', 'setting']);
 export type PlanSource = z.infer<typeof PlanSource>;
 
+/**
+ * A change of the settings a test's call is made with, made after the test had data: from `from` on,
+ * the old plan's spending stops and only an always-valid check on the budget left can make a call.
+ */
+export const DecisionChange = z.object({
+  /** 'YYYY-MM-DD' of the first day judged with the new settings. */
+  from: z.string(),
+  /** What changed, in words: "planned length 28 → 21 days (the store's setting)". */
+  text: z.string(),
+});
+export type DecisionChange = z.infer<typeof DecisionChange>;
+
 export const DecisionPlan = z.object({
   plannedDays: z.number().int(),
   source: PlanSource,
@@ -76,9 +120,10 @@ export const DecisionPlan = z.object({
   /** Days the plan would need to detect the minimum effect with 80% power at the test's traffic, when known. */
   neededDays: z.number().nullable(),
   tooShort: z.boolean(),
-  /** 'YYYY-MM-DD' from which a plan changed after the test had data applies, and the plan before it. */
-  changedOn: z.string().nullable(),
-  previousDays: z.number().int().nullable(),
+  /** The smallest lift (fraction) the plan detects with 80% power at the test's traffic, when known. */
+  detectable: z.number().nullable(),
+  /** Settings changes after the test had data, oldest first (recorded, never applied to past looks). */
+  changes: z.array(DecisionChange),
 });
 export type DecisionPlan = z.infer<typeof DecisionPlan>;
 
@@ -91,17 +136,20 @@ export const Guard = z.object({
 });
 export type Guard = z.infer<typeof Guard>;
 
-/** Splitbook's figures of the goal metric from the sides' totals: the list's Lift and P(win). */
+/**
+ * Splitbook's current figures of the goal metric, from the sides' totals: the one lift, interval and
+ * chance to win every surface shows for the test now (the list, Results, Decisions, CSV, reports).
+ */
 export const GoalFigures = z.object({
   metric: GoalRate,
   control: z.number().nullable(),
   variant: z.number().nullable(),
   /** Relative lift, fraction. */
   lift: z.number().nullable(),
-  /** 95% interval of the lift (credible for rates; approximate for revenue). */
+  /** 95% interval of the lift (credible for rates; approximate for revenue, none before 7 days of data). */
   liftLow: z.number().nullable(),
   liftHigh: z.number().nullable(),
-  /** P(variant beats control) on the goal. */
+  /** P(variant beats control) on the goal; null where the interval is withheld. */
   pWin: z.number().nullable(),
   /** True for revenue goals: a normal approximation on day-to-day spread (see REVENUE_DECISION_MODEL). */
   approximate: z.boolean(),
@@ -144,6 +192,11 @@ export const DecisionLook = z.object({
   lift: z.number(),
   low: z.number(),
   high: z.number(),
+  /**
+   * At a group sequential call, the lift adjusted for stopping at the first crossing (the median-
+   * unbiased estimate under the stage-wise ordering); null where none applies. `lift` is the naive one.
+   */
+  adjustedLift: z.number().nullable(),
   z: z.number(),
   /** |z| needed at that look; null when no budget was left to spend there. */
   boundary: z.number().nullable(),
@@ -158,13 +211,60 @@ export const DecisionLook = z.object({
 });
 export type DecisionLook = z.infer<typeof DecisionLook>;
 
+/** A guardrail metric judged at the call's look with the call's boundary. */
+export const GuardrailCheck = z.object({
+  metric: GoalRate,
+  /** worse: its interval lies below zero; unclear: it holds zero; better: above zero; not-judged: no estimate. */
+  verdict: z.enum(['worse', 'unclear', 'better', 'not-judged']),
+  lift: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  /** "revenue per visitor −16.0% (−24.0% to −8.0%)". */
+  text: z.string(),
+});
+export type GuardrailCheck = z.infer<typeof GuardrailCheck>;
+
+/**
+ * Figures beside a sequential call that cannot contradict it, from the current totals (a normal
+ * posterior of the log lift, flat prior): the chances the variant is better, or worse, by more than the
+ * minimum effect, and the expected loss of shipping it (the lift given up where it is worse, a fraction).
+ */
+export const DecisionOdds = z.object({
+  better: z.number(),
+  worse: z.number(),
+  risk: z.number(),
+});
+export type DecisionOdds = z.infer<typeof DecisionOdds>;
+
+/** When a call is expected, and its odds: predictive power from the data so far (see forecast.ts). */
+export const DecisionForecast = z.object({
+  /** Day of the test by which a call is more likely than not (or the plan's last day), and its date. */
+  day: z.number().int(),
+  date: z.string(),
+  /** Chance of a call (ship, keep the control or no difference) by that day, and by the plan's end. */
+  chance: z.number(),
+  planDay: z.number().int(),
+  chanceByPlanEnd: z.number(),
+  method: z.literal('predictive'),
+});
+export type DecisionForecast = z.infer<typeof DecisionForecast>;
+
+/** Things the consultant should look at; a flag never changes the call. */
+export const DecisionFlags = z.object({
+  /** The lift fades: "the lift is fading: +15.0% in week 1, +2.0% since". */
+  fading: z.object({ early: z.number(), since: z.number(), text: z.string() }).nullable(),
+  /** Clearly losing before a call can be made: "likely harmful — consider stopping". */
+  harmful: z.object({ text: z.string() }).nullable(),
+});
+export type DecisionFlags = z.infer<typeof DecisionFlags>;
+
 export const Decision = z.object({
   call: DecisionCall,
   /** The call in words: "Ship the variant", "Keep running, about 9 days". */
   words: z.string(),
   /** One line of why, with the figures. */
   reason: z.string(),
-  /** For keep_running and cannot_conclude: days until a call is expected (or the plan ends). */
+  /** For keep_running: days until a call is expected (or the plan ends). */
   daysToDecision: z.number().int().nullable(),
   /** 'YYYY-MM-DD' of that expected call. */
   decisionDate: z.string().nullable(),
@@ -175,6 +275,10 @@ export const Decision = z.object({
   look: DecisionLook.nullable(),
   plan: DecisionPlan.nullable(),
   goal: GoalFigures.nullable(),
+  guardrails: z.array(GuardrailCheck),
+  odds: DecisionOdds.nullable(),
+  forecast: DecisionForecast.nullable(),
+  flags: DecisionFlags,
   settings: DecisionSettings,
   /** The version of the rules that made the call: a change recomputes cached calls. */
   version: z.number().int(),

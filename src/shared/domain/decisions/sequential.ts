@@ -74,6 +74,14 @@ const NEWTON_LANDS = 1e-5;
 /** At most this many grid points a look (a long plan of daily looks needs the most). */
 const MAX_GRID_POINTS = 801;
 
+/**
+ * A look must add at least this share of the information so far: a day with no visitors (a paused
+ * test) or next to none adds nothing the grid can resolve (a step of sd √(0.01 I) is still spanned by
+ * about 25 points of an 801-point grid at |Z| ≤ 5), so it is no look: it spends nothing, and its data
+ * joins the next look.
+ */
+export const MIN_INFO_GROWTH = 0.01;
+
 /** An odd Simpson grid on [−b, b] of at least `minPoints`, spaced at most `maxSpacing`: its points and spacing. */
 function simpsonGrid(
   b: number,
@@ -130,6 +138,21 @@ export class SequentialBoundaries {
     return this.spentSoFar;
   }
 
+  /** Information of the last look (0 before any). */
+  get information(): number {
+    return this.info;
+  }
+
+  /**
+   * Whether a look at `info` adds enough information to be one (see MIN_INFO_GROWTH); the plan's final
+   * look (`final`: it spends what is left) needs a tenth of it, so a long plan's last day is still a
+   * look (a 365-day plan's days add 0.27%).
+   */
+  grows(info: number, final = false): boolean {
+    const growth = final ? MIN_INFO_GROWTH / 10 : MIN_INFO_GROWTH;
+    return info > 0 && (this.looks === 0 || info >= this.info * (1 + growth));
+  }
+
   /** A copy to project from without changing this one. */
   clone(): SequentialBoundaries {
     const copy = new SequentialBoundaries(this.alpha, this.gridPoints);
@@ -146,19 +169,20 @@ export class SequentialBoundaries {
   }
 
   /**
-   * Adds a look at information `info` (> the previous look's) where the cumulative budget may reach
-   * `spendTo` (≤ alpha); returns its boundary on the Z scale (Infinity when nothing is left to spend).
+   * Adds a look at information `info` where the cumulative budget may reach `spendTo` (≤ alpha);
+   * returns its boundary on the Z scale (Infinity when nothing is left to spend). A look that does not
+   * grow the information enough (`grows`) is none: nothing changes and nothing is spent.
    */
   look(info: number, spendTo: number): number {
+    if (!this.grows(info, spendTo >= this.alpha)) return NO_BOUNDARY;
     const target = Math.min(Math.max(spendTo, this.spentSoFar), this.alpha);
     const increment = target - this.spentSoFar;
     // The whole budget is spent: no later look can reject, and the density is no longer needed.
     if (this.looks > 0 && this.alpha - this.spentSoFar <= NO_BUDGET) {
       this.looks += 1;
-      this.info = Math.max(info, this.info);
+      this.info = info;
       return NO_BOUNDARY;
     }
-    if (!(info > this.info)) info = this.info * (1 + 1e-9) + 1e-12;
     const sqrtInfo = Math.sqrt(info);
     if (this.looks === 0) {
       // First look: S ~ N(0, I) exactly.

@@ -24,6 +24,13 @@ export function probability(p: number): string {
   return `${(p * 100).toFixed(1)}%`;
 }
 
+/** A forecast's chance in whole percent: never more precise than a projection is ("<1%", ">99%"). */
+export function chance(p: number): string {
+  if (p < 0.01) return '<1%';
+  if (p > 0.99) return '>99%';
+  return `${Math.round(p * 100)}%`;
+}
+
 /** A setting's percent: 0.95 → "95%", 0.975 → "97.5%". */
 export function plainPercent(x: number): string {
   return `${Number((x * 100).toFixed(1))}%`;
@@ -47,4 +54,12 @@ export function aboutDays(days: number): string {
 /** "1 day", "24 days". */
 export function days(n: number): string {
   return `${n} day${n === 1 ? '' : 's'}`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A day number (days since 1970-01-01) as "21 Nov 2026": a date a sentence names, in one fixed style. */
+export function dateWords(dayNumber: number): string {
+  const date = new Date(dayNumber * 86_400_000);
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
 }

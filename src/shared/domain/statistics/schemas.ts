@@ -40,8 +40,11 @@ export const RevenueLift = z.object({
   liftCiLow: z.number(),
   liftCiHigh: z.number(),
   days: z.number(),
+  /** Degrees of freedom the interval was read with (Student's t; see revenue.ts). */
+  df: z.number(),
   approximate: z.literal(true),
 });
+export type RevenueLift = z.infer<typeof RevenueLift>;
 
 export const RevenueAnalysis = z.object({
   approximate: z.literal(true),
