@@ -9,6 +9,7 @@ import {
   decideTest,
   DEFAULT_DECISION_SETTINGS,
   type DecisionSettings,
+  type SettingsChange,
 } from '#shared/domain/decisions/index';
 import type { Core } from '#core/types';
 import { ProblemError } from '#shared/problem';
@@ -54,8 +55,15 @@ async function expectCalls(
   const listed = new Map(
     (await core.services.decisions.list({ storeId })).rows.map((row) => [row.testId, row]),
   );
+  // Every change of the settings is recorded from the day it is made; the ones of one day are one, and
+  // one that leaves the settings as they were that morning (the defaults, here) is none.
+  const today = new Date(simulator.now()).toISOString().slice(0, 10);
+  const changes: SettingsChange[] =
+    JSON.stringify(settings) === JSON.stringify(DEFAULT_DECISION_SETTINGS)
+      ? []
+      : [{ from: today, settings: DEFAULT_DECISION_SETTINGS, planSource: 'setting', source: 'settings' }];
   for (const { test, results } of cases) {
-    const expected = asStored(decideTest({ test, results, settings, planSource }));
+    const expected = asStored(decideTest({ test, results, settings, planSource, changes }));
     const detail = await core.services.tests.get({ storeId, testId: test.id });
     expect(detail.decision, test.title).toEqual(expected);
     expect(rows.get(test.id), test.title).toMatchObject({
@@ -100,12 +108,16 @@ describe('decisions made with the results', { timeout: 60_000 }, () => {
 
   it('lists the calls needing the consultant first, by store, then running tests by days to decision', async () => {
     const list = await core.services.decisions.list({ storeId: null });
-    const needing = (call: string) => call !== 'keep_running';
+    const needing = (call: string) => call !== 'keep_running' && call !== 'paused';
     const firstRunning = list.rows.findIndex((row) => !needing(row.call));
     const head = firstRunning === -1 ? list.rows : list.rows.slice(0, firstRunning);
-    const tail = firstRunning === -1 ? [] : list.rows.slice(firstRunning);
+    const rest = firstRunning === -1 ? [] : list.rows.slice(firstRunning);
     expect(head.every((row) => needing(row.call))).toBe(true);
+    // Running tests by days to decision, then paused ones (no forecast while they wait).
+    const firstPaused = rest.findIndex((row) => row.call === 'paused');
+    const tail = firstPaused === -1 ? rest : rest.slice(0, firstPaused);
     expect(tail.every((row) => row.call === 'keep_running')).toBe(true);
+    expect(rest.slice(tail.length).every((row) => row.call === 'paused')).toBe(true);
     expect(list.needCall).toBe(head.length);
     // Grouped by store in the store list's order (Acme was added first).
     const storesInOrder = head
@@ -116,7 +128,9 @@ describe('decisions made with the results', { timeout: 60_000 }, () => {
     expect(days).toEqual([...days].sort((a, b) => a - b));
     expect(Object.values(list.counts).reduce((a, b) => a + b, 0)).toBe(list.rows.length);
     expect(list.counts.keep_running).toBe(tail.length);
-    for (const row of list.rows) expect(row.words.startsWith(CALL_WORDS[row.call])).toBe(true);
+    // Each call's words, or the flag that replaces "keep running" and the state of a suspended test.
+    for (const row of list.rows)
+      expect(row.words).toMatch(new RegExp(`^(${CALL_WORDS[row.call]}|Likely harmful — consider stopping$|Suspended since )`));
     // One store's list is that store's rows, in the same order.
     const one = await core.services.decisions.list({ storeId: nordic });
     expect(one.rows).toEqual(list.rows.filter((row) => row.storeId === nordic));
@@ -149,6 +163,7 @@ describe('decisions made with the results', { timeout: 60_000 }, () => {
           'no_difference',
           'cannot_conclude',
           'keep_running',
+          'paused',
         ];
         const ranks = values.map((call) => order.indexOf(String(call)));
         expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
@@ -259,14 +274,22 @@ describe("a test's own plan", { timeout: 60_000 }, () => {
       plannedDays: 42,
     });
     await changed;
-    const planChange = { date: lastDay ?? '', previousDays: global.plannedDays };
+    // Recorded as a change from the day after the data the test had: looks until then keep the old plan.
+    const dayAfter = new Date(Date.parse(`${lastDay ?? ''}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    // The global settings changed earlier today (the tests above) and are recorded too.
+    const today = new Date(simulator.now()).toISOString().slice(0, 10);
+    const earlier: SettingsChange[] =
+      JSON.stringify(global) === JSON.stringify(DEFAULT_DECISION_SETTINGS)
+        ? []
+        : [{ from: today, settings: DEFAULT_DECISION_SETTINGS, planSource: 'setting', source: 'settings' }];
+    const changes: SettingsChange[] = [...earlier, { from: dayAfter, settings: global, planSource: 'setting', source: 'test' }];
     const expected = asStored(
       decideTest({
         test,
         results,
         settings: { ...global, plannedDays: 42 },
         planSource: 'test',
-        planChange,
+        changes,
       }),
     );
     expect(decision).toEqual(expected);
@@ -302,7 +325,7 @@ describe("a test's own plan", { timeout: 60_000 }, () => {
           results,
           settings: { ...global, plannedDays: 35 },
           planSource: 'test',
-          planChange,
+          changes,
         }),
       ),
     );
@@ -314,9 +337,9 @@ describe("a test's own plan", { timeout: 60_000 }, () => {
       plannedDays: null,
     });
     expect(cleared).toEqual(
-      asStored(decideTest({ test, results, settings: global, planSource: 'setting' })),
+      asStored(decideTest({ test, results, settings: global, planSource: 'setting', changes: earlier })),
     );
-    expect(cleared?.plan).toMatchObject({ changedOn: null, previousDays: null });
+    expect(cleared?.plan?.changes).toHaveLength(earlier.length);
   });
 
   it('set before the test has results is no change: its calls start from that plan', async () => {

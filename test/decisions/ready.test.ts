@@ -183,7 +183,15 @@ it('never tells of a call the user caused: an edit of the test, or other decisio
   expect(ready()).toEqual([]);
   expect((await core.services.decisions.news({ storeId })).count).toBe(0);
 
-  // Other settings make calls again (decisions.changed), never news, even with a sync right after.
+  // Other settings make calls again (decisions.changed), never news, even with a sync right after. A
+  // change applies whole only to a test with no data before it (one with data keeps its past looks): the
+  // second test starts today, five days of figures from today on.
+  const today = new Date(time.now()).toISOString().slice(0, 10);
+  sim.touchTest(STORE, second.id, { startAt: `${today}T00:00:00.000Z` });
+  proxy.setResults(second.id, shapedResults(second.id, { start: today, days: 5, ...SHAPES.ship }));
+  await advance(30 * MINUTE);
+  expect(await callOf(second)).toBe('keep_running');
+  expect(ready()).toEqual([]);
   const changed = nextEvent(core, 'decisions.changed');
   await core.services.decisions.setSettings({
     storeId: null,

@@ -30,6 +30,8 @@ import {
   readGlobalDecisionSettings,
   readStoreOverrides,
   readTestPlan,
+  recordSettingsChange,
+  settingsTexts,
   storeBasis,
   storePositions,
   storeRateFits,
@@ -141,6 +143,8 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
       if (storeId !== null) requireStore(storeId);
       requireWritable('Decision settings');
       const at = new Date(clock()).toISOString();
+      // Kept before it changes: tests with data go on from today with the budget their plan left.
+      recordSettingsChange(db, storeId, settingsTexts(db, storeId), at);
       if (storeId === null) {
         writeGlobalDecisionSettings(
           db,
@@ -272,7 +276,7 @@ function plannedDaysOf(
   plan: TestPlan | null,
 ): number | null {
   const input = decisionInput(basis, plan);
-  return decideTest({ test, results, ...input, planChange: null })?.plan?.plannedDays ?? null;
+  return decideTest({ test, results, ...input, changes: [] })?.plan?.plannedDays ?? null;
 }
 
 /**
@@ -313,7 +317,7 @@ type Keyed<Row> = { row: Row; position: number; rank: number; days: number };
 
 /**
  * The Decisions view's order: calls needing the consultant by store (its place in the store list), then
- * running tests by days to decision. `positions` is each store's place (storePositions); a row whose
+ * running tests by days to decision, then paused tests. `positions` is each store's place (storePositions); a row whose
  * store has none is left out, as a join on the stores would.
  */
 export function decisionList<Row extends Ordered>(
@@ -341,8 +345,9 @@ export function decisionList<Row extends Ordered>(
     a.position - b.position ||
     (a.row.storeId < b.row.storeId ? -1 : a.row.storeId > b.row.storeId ? 1 : 0);
   needing.sort((a, b) => byStore(a, b) || a.rank - b.rank || byTitle(a.row, b.row));
-  // Two tests without days compare as NaN (∞ − ∞), which is falsy: the store and title decide.
-  running.sort((a, b) => a.days - b.days || byStore(a, b) || byTitle(a.row, b.row));
+  // Running tests by days to decision, paused ones after them (they have no forecast). Two tests
+  // without days compare as NaN (∞ − ∞), which is falsy: the store and title decide.
+  running.sort((a, b) => a.rank - b.rank || a.days - b.days || byStore(a, b) || byTitle(a.row, b.row));
   const ordered: Row[] = [];
   for (const keyed of needing) ordered.push(keyed.row);
   for (const keyed of running) ordered.push(keyed.row);

@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { Test, TestResults } from '#shared/api/index';
 import type { DecisionCall } from '#shared/domain/decisions/index';
 import {
-  CALLS_NEEDING_ACTION,
+  CALL_ORDER,
   DECISION_CALLS,
+  needsCall,
   DECISION_RULES_VERSION,
   DEFAULT_DECISION_SETTINGS,
   Decision,
@@ -20,6 +21,7 @@ import {
   type DecisionData,
   type DecisionInput,
   type SideFits,
+  type SettingsChange,
 } from '#shared/domain/decisions/index';
 import { dailySeries } from '#shared/domain/statistics/daily';
 import { storedCall, type CallAnswer, type CallJob, type StoredCall } from './decision-calls';
@@ -181,24 +183,103 @@ export type DecisionBasis = {
   settings: DecisionSettings;
   /** Where plannedDays comes from for a test without a plan of its own. */
   plannedFrom: 'store' | 'setting';
+  /** The changes of those settings over time (user.decision_history), oldest first: each test applies those after its first day of data. */
+  changes: SettingsChange[];
   /** The rules' version and a hash of the above: the first part of every key made with them. */
   key: string;
 };
 
+/** A row of user.decision_history: the settings a scope (NULL: global) held before a change. */
+export type HistoryRow = { id: number; storeId: string | null; effectiveFrom: string; before: string };
+
+function mergedSettings(global: DecisionSettings, overrides: DecisionSettingsPatch): DecisionSettings {
+  const merged = { ...global, ...overrides };
+  return Object.fromEntries(SETTING_NAMES.map((name) => [name, merged[name]])) as DecisionSettings;
+}
+
+/**
+ * The changes a history gives, oldest first: walking back from the current settings, each row says what
+ * its scope held before; changes on one day are one (from the day's first); a change that left the
+ * store's settings as they were is none.
+ */
+export function changesOf(
+  global: DecisionSettings,
+  overrides: DecisionSettingsPatch,
+  history: readonly HistoryRow[],
+): SettingsChange[] {
+  let g = global;
+  let o = overrides;
+  const byDay = new Map<string, SettingsChange>();
+  const rows = [...history].sort((a, b) => b.id - a.id);
+  for (const row of rows) {
+    if (row.storeId === null) g = globalSettingsOf(row.before);
+    else o = readPatch(row.before);
+    byDay.set(row.effectiveFrom, {
+      from: row.effectiveFrom,
+      settings: mergedSettings(g, o),
+      planSource: o.plannedDays === undefined ? 'setting' : 'store',
+      source: row.storeId === null ? 'settings' : 'store',
+    });
+  }
+  const changes = [...byDay.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const now = mergedSettings(global, overrides);
+  return changes.filter((change, k) => JSON.stringify(change.settings) !== JSON.stringify(changes[k + 1]?.settings ?? now));
+}
+
 export function decisionBasis(
   global: DecisionSettings,
   overrides: DecisionSettingsPatch = {},
+  history: readonly HistoryRow[] = [],
 ): DecisionBasis {
-  const merged = { ...global, ...overrides };
-  const settings = Object.fromEntries(
-    SETTING_NAMES.map((name) => [name, merged[name]]),
-  ) as DecisionSettings;
+  const settings = mergedSettings(global, overrides);
   const plannedFrom = overrides.plannedDays === undefined ? 'setting' : 'store';
+  const changes = changesOf(global, overrides, history);
   const hash = createHash('sha256')
-    .update(JSON.stringify([settings, plannedFrom]))
+    .update(JSON.stringify([settings, plannedFrom, changes]))
     .digest('base64url')
     .slice(0, 16);
-  return { settings, plannedFrom, key: `${DECISION_RULES_VERSION}:${hash}` };
+  return { settings, plannedFrom, changes, key: `${DECISION_RULES_VERSION}:${hash}` };
+}
+
+/** Whether the user's file has the settings history (user-data migration 10). */
+function hasHistory(db: Db): boolean {
+  return hasUserData(db) && schemaVersion(db, 'user') >= 10;
+}
+
+/** The history rows of the global settings and of one store's, oldest first. */
+export function historyRows(db: Db, storeId: string): HistoryRow[] {
+  if (!hasHistory(db)) return [];
+  return statement<HistoryRow>(
+    db,
+    `SELECT id, store_id AS storeId, effective_from AS effectiveFrom, before FROM user.decision_history
+     WHERE store_id IS NULL OR store_id = ? ORDER BY id`,
+  ).all(storeId);
+}
+
+/** The newest history row of the global settings and of the store: a basis made before either is stale. */
+function historyVersion(db: Db, storeId: string): string {
+  if (!hasHistory(db)) return '';
+  const row = statement<{ g: number | null; s: number | null }>(
+    db,
+    `SELECT (SELECT max(id) FROM user.decision_history WHERE store_id IS NULL) AS g,
+            (SELECT max(id) FROM user.decision_history WHERE store_id = ?) AS s`,
+  ).get(storeId);
+  return `${row?.g ?? '-'}:${row?.s ?? '-'}`;
+}
+
+/** Records what a scope (null: the global settings) held before a change taking effect on `at`'s day. */
+export function recordSettingsChange(db: Db, storeId: string | null, before: string, at: string): void {
+  if (!hasHistory(db)) return;
+  statement(
+    db,
+    `INSERT INTO user.decision_history (store_id, effective_from, before, changed_at) VALUES (?, ?, ?, ?)`,
+  ).run(storeId, at.slice(0, 10), before, at);
+}
+
+/** The stored text of the global settings and of a store's overrides, as a change records them. */
+export function settingsTexts(db: Db, storeId: string | null): string {
+  if (storeId === null) return JSON.stringify(readGlobalDecisionSettings(db));
+  return storeOverrideText(db, storeId) ?? '{}';
 }
 
 /**
@@ -213,13 +294,14 @@ const MADE_BASES_MAX = 256;
 export function storeBasis(db: Db, storeId: string): DecisionBasis {
   const global = globalSettingsText(db);
   const override = storeOverrideText(db, storeId);
-  const memoKey = JSON.stringify([global, override]);
+  const memoKey = JSON.stringify([global, override, historyVersion(db, storeId)]);
   const made = madeBases.get(memoKey);
   if (made) return made;
   if (madeBases.size >= MADE_BASES_MAX) madeBases.clear();
   const basis = decisionBasis(
     globalSettingsOf(global),
     override === null ? {} : readPatch(override),
+    historyRows(db, storeId),
   );
   // Shared by every caller from now on: none may change it.
   Object.freeze(basis.settings);
@@ -245,16 +327,28 @@ export function decisionKey(basis: DecisionBasis, plan: TestPlan | null): string
 export function decisionInput(
   basis: DecisionBasis,
   plan: TestPlan | null,
-): Pick<DecisionInput, 'settings' | 'planSource' | 'planChange'> {
+): Pick<DecisionInput, 'settings' | 'planSource' | 'changes'> {
   const own = plan?.plannedDays ?? null;
-  return {
-    settings: own === null ? basis.settings : { ...basis.settings, plannedDays: own },
-    planSource: own === null ? basis.plannedFrom : 'test',
-    planChange:
-      plan !== null && plan.dataThrough !== null && plan.previousDays !== null
-        ? { date: plan.dataThrough, previousDays: plan.previousDays }
-        : null,
-  };
+  const settings = own === null ? basis.settings : { ...basis.settings, plannedDays: own };
+  // A plan of its own set before the test had data was its plan throughout, whatever the store's said.
+  const ownThroughout = own !== null && plan?.dataThrough === null;
+  const changes: SettingsChange[] = basis.changes.map((change) =>
+    ownThroughout ? { ...change, settings: { ...change.settings, plannedDays: own }, planSource: 'test' } : change,
+  );
+  if (plan !== null && plan.dataThrough !== null && plan.previousDays !== null) {
+    changes.push({
+      from: dayAfter(plan.dataThrough),
+      settings: { ...basis.settings, plannedDays: plan.previousDays },
+      planSource: basis.plannedFrom,
+      source: 'test',
+    });
+  }
+  return { settings, planSource: own === null ? basis.plannedFrom : 'test', changes };
+}
+
+/** The 'YYYY-MM-DD' after a 'YYYY-MM-DD'. */
+function dayAfter(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 /** 'YYYY-MM-DD' of the last day of data in the results, or null when they hold none. */
@@ -721,20 +815,7 @@ export function storePositions(db: Db): Map<string, number> {
   return new Map(rows.map((row) => [row.id, row.position]));
 }
 
-/** The order calls are listed and sorted in: those needing the consultant first, keep running last. */
-export const CALL_ORDER: readonly DecisionCall[] = [
-  'ship',
-  'keep_control',
-  'check_data',
-  'no_difference',
-  'cannot_conclude',
-  'keep_running',
-];
-
-/** Whether a call needs the consultant now (every call but keep running). */
-export function needsCall(call: DecisionCall): boolean {
-  return CALLS_NEEDING_ACTION.includes(call);
-}
+export { CALL_ORDER, needsCall };
 
 /** Every call with a count of zero. */
 export function emptyCallCounts(): Record<DecisionCall, number> {

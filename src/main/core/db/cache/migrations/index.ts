@@ -22,6 +22,7 @@ import { migration015 } from './015-decision-facts';
 import { migration016 } from './016-decision-lines-index';
 import { migration017 } from './017-test-titles-index';
 import { migration018 } from './018-review-parts';
+import { migration019 } from './019-paused-call';
 
 export type { Migration } from './migration';
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
