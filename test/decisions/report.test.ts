@@ -23,6 +23,11 @@ const DECISION_COLUMNS = [
   'days_to_decision',
   'goal_lift',
   'goal_p_win',
+  'guardrail',
+  'guardrail_verdict',
+  'guardrail_lift',
+  'guardrail_ci_low',
+  'guardrail_ci_high',
 ];
 
 beforeAll(async () => {
@@ -60,7 +65,7 @@ async function exportTests(): Promise<Record<string, string>[]> {
   return parseCsv(readFileSync(file, 'utf8'));
 }
 
-function expectColumns(records: Record<string, string>[], rows: TestRow[]): void {
+async function expectColumns(records: Record<string, string>[], rows: TestRow[]): Promise<void> {
   const byId = new Map(rows.map((row) => [row.id, row]));
   expect(records).toHaveLength(rows.length);
   for (const record of records) {
@@ -74,14 +79,22 @@ function expectColumns(records: Record<string, string>[], rows: TestRow[]): void
     expect(numberCell(record['days_to_decision']), row.title).toBe(row.daysToDecision);
     expect(numberCell(record['goal_lift']), row.title).toBe(row.goalLift);
     expect(numberCell(record['goal_p_win']), row.title).toBe(row.goalPWin);
+    // The guardrail that decided the call (or the first watched), as the kept call has it.
+    const { decision } = await core.services.tests.get({ storeId, testId: row.id });
+    const guardrail = decision?.guardrails.find((c) => c.verdict === 'worse') ?? decision?.guardrails[0];
+    expect(record['guardrail'] ?? '', row.title).toBe(guardrail?.metric ?? '');
+    expect(record['guardrail_verdict'] ?? '', row.title).toBe(guardrail?.verdict ?? '');
+    expect(numberCell(record['guardrail_lift']), row.title).toBe(guardrail?.lift ?? null);
+    expect(numberCell(record['guardrail_ci_low']), row.title).toBe(guardrail?.low ?? null);
+    expect(numberCell(record['guardrail_ci_high']), row.title).toBe(guardrail?.high ?? null);
   }
 }
 
 describe('the tests report', { timeout: 60_000 }, () => {
   it('ends with the decision columns, documented like the others, after every existing column', () => {
     const names = TESTS_COLUMNS.map((column) => column.name);
-    expect(names.slice(-6)).toEqual(['note', ...DECISION_COLUMNS]);
-    for (const column of TESTS_COLUMNS.slice(-5)) {
+    expect(names.slice(-DECISION_COLUMNS.length - 1)).toEqual(['note', ...DECISION_COLUMNS]);
+    for (const column of TESTS_COLUMNS.slice(-DECISION_COLUMNS.length)) {
       expect(column.source).toBe('Splitbook');
       expect(column.unit.length).toBeGreaterThan(10);
     }
@@ -92,11 +105,11 @@ describe('the tests report', { timeout: 60_000 }, () => {
 
   it('exports each test’s stored call as the list shows it', async () => {
     const records = await exportTests();
-    expect(Object.keys(records[0] ?? {}).slice(-5)).toEqual(DECISION_COLUMNS);
+    expect(Object.keys(records[0] ?? {}).slice(-DECISION_COLUMNS.length)).toEqual(DECISION_COLUMNS);
     const rows = await allTestRows(core, storeId);
     expect(rows.some((row) => row.decision !== null)).toBe(true);
     expect(rows.some((row) => row.decision === null)).toBe(true);
-    expectColumns(records, rows);
+    await expectColumns(records, rows);
   });
 
   it('exports the calls made with the settings in force, even right after they changed', async () => {
@@ -112,6 +125,6 @@ describe('the tests report', { timeout: 60_000 }, () => {
     expect(after.map((row) => row.decisionReason)).not.toEqual(
       before.map((row) => row.decisionReason),
     );
-    expectColumns(records, after);
+    await expectColumns(records, after);
   });
 });

@@ -159,11 +159,15 @@ describe('Decisions, end to end', { timeout: 120_000 }, () => {
       expect(row.text).toContain(made.title.replace(/\s+/g, ' '));
       expect(row.text).toContain(made.reason.replace(/\s+/g, ' '));
     }
-    // Calls needing the consultant come first, then the running ones by days to their call.
+    // Calls needing the consultant come first, then the running ones by days to their call, then the
+    // paused ones (no call until they resume, out of the forecast's order).
     const firstRunning = drawn.findIndex((r) => r.call === 'keep_running');
-    expect(drawn.slice(firstRunning).every((r) => r.call === 'keep_running')).toBe(true);
+    const firstPaused = drawn.findIndex((r) => r.call === 'paused');
+    const runningEnd = firstPaused === -1 ? drawn.length : firstPaused;
+    expect(drawn.slice(firstRunning, runningEnd).every((r) => r.call === 'keep_running')).toBe(true);
+    if (firstPaused !== -1) expect(drawn.slice(firstPaused).every((r) => r.call === 'paused')).toBe(true);
     const days = drawn
-      .slice(firstRunning)
+      .slice(firstRunning, runningEnd)
       .map((r) => byId.get(r.testId ?? '')?.daysToDecision ?? Infinity);
     expect(days).toEqual([...days].sort((a, b) => a - b));
     expect(await page.getByTestId('decision-when').first().textContent()).toMatch(
@@ -361,7 +365,15 @@ describe('Decisions, end to end', { timeout: 120_000 }, () => {
   });
 
   it("edits a launched test's plan from its Results, and clears it", async () => {
-    const running = calls.rows.find((r) => r.call === 'keep_running') ?? longestSettled();
+    // A running test whose plan is not its automatic end (which no plan of its own moves).
+    let running = longestSettled();
+    for (const row of calls.rows.filter((r) => r.call === 'keep_running')) {
+      const detail = await core.services.tests.get({ storeId: row.storeId, testId: row.testId });
+      if (detail.decision?.plan && detail.decision.plan.source !== 'automatically-end-at') {
+        running = row;
+        break;
+      }
+    }
     await view('Decisions');
     await page.locator(`[data-testid="decision-row"][data-test-id="${running.testId}"]`).click();
     await page.keyboard.press('Enter');

@@ -41,6 +41,11 @@ describe('tests report: note column', () => {
       'days_to_decision',
       'goal_lift',
       'goal_p_win',
+      'guardrail',
+      'guardrail_verdict',
+      'guardrail_lift',
+      'guardrail_ci_low',
+      'guardrail_ci_high',
     ]);
     const rows = await fixture.core.services.tests.list({
       ...TestFilter.parse({ storeId: 'demo' }),
@@ -61,7 +66,7 @@ describe('tests report: note column', () => {
       body: PAYLOADS[0] ?? '',
     });
     const records = await exported('tests');
-    expect(Object.keys(records[0] ?? {}).at(-6)).toBe('note');
+    expect(Object.keys(records[0] ?? {}).at(-11)).toBe('note');
     const byId = new Map(records.map((r) => [r['test_id'], r]));
     expect(byId.get(first.id)?.['note']).toBe('Client asked, re-run in May');
     expect(byId.get(second.id)?.['note']).toBe('');

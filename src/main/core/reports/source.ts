@@ -20,6 +20,8 @@ export type ScopedTestRow = {
   daysToDecision: number | null;
   goalLift: number | null;
   goalPWin: number | null;
+  /** The kept call whole (its guardrails, figures at the call), as JSON. */
+  decisionJson: string | null;
 };
 
 /**
@@ -91,9 +93,10 @@ export function* scopedTests(ctx: ReportContext, withResults: boolean): Generato
   const rows = scopedRows<PackedRow>(ctx, {
     columns: `t.store_id AS storeId, tr.raw_json AS testJson,
       t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
-      t.goal_lift AS goalLift, t.goal_p_win AS goalPWin,
+      t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, d.decision_json AS decisionJson,
       ${withResults ? 'rr.raw_packed' : 'NULL'} AS resultsPacked`,
     joins: `JOIN tests_raw tr ON tr.seq = t.seq
+      LEFT JOIN tests_decision d ON d.seq = t.seq
       ${withResults ? 'LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id' : ''}`,
     batch: withResults ? BATCH_WITH_RESULTS : BATCH_TESTS_ONLY,
   });

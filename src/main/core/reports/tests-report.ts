@@ -122,14 +122,14 @@ export const TESTS_COLUMNS: readonly Column[] = [
   ),
   text(
     'decision',
-    "Splitbook's call on the goal: ship, keep_control, no_difference, keep_running, cannot_conclude or check_data; empty without results or a variant",
+    "Splitbook's call on the goal: ship, keep_control, no_difference, keep_running, cannot_conclude, check_data or paused; empty without results or a variant",
     'Splitbook',
   ),
   text('decision_reason', 'the call in one line, with its figures', 'Splitbook'),
   {
     name: 'days_to_decision',
     kind: 'integer',
-    unit: 'whole days until a call is expected (keep_running, cannot_conclude); empty when not waiting',
+    unit: 'whole days until a call is more likely than not (keep_running); empty when not waiting',
     source: 'Splitbook',
   },
   {
@@ -141,10 +141,44 @@ export const TESTS_COLUMNS: readonly Column[] = [
   {
     name: 'goal_p_win',
     kind: 'fraction',
-    unit: "0..1, the chance the variant beats the control on the goal, from the totals (the list's P(win); rpv/aov: approximate)",
+    unit: "0..1, the chance the variant beats the control on the goal, from the totals (the list's P(win); rpv/aov: approximate, none before 7 days)",
+    source: 'Splitbook',
+  },
+  text(
+    'guardrail',
+    'the guardrail metric that decided the call (one clearly worse, else the first watched): cvr, rpv, aov, acr or ctr; empty when none is watched',
+    'Splitbook',
+  ),
+  text('guardrail_verdict', "worse, unclear, better or not-judged, at the call's look with the call's boundary", 'Splitbook'),
+  {
+    name: 'guardrail_lift',
+    kind: 'fraction',
+    unit: "fraction, the guardrail's relative lift at that look",
+    source: 'Splitbook',
+  },
+  {
+    name: 'guardrail_ci_low',
+    kind: 'fraction',
+    unit: "fraction, lower end of the guardrail's interval at the call's boundary (the same error control as the call)",
+    source: 'Splitbook',
+  },
+  {
+    name: 'guardrail_ci_high',
+    kind: 'fraction',
+    unit: 'fraction, upper end of that interval',
     source: 'Splitbook',
   },
 ];
+
+/** The guardrail cells of a kept call: the one clearly worse, else the first; empty without a readable call. */
+function guardrailCells(decisionJson: string | null): CsvValue[] {
+  const decision = parseJson(decisionJson ?? 'null');
+  const checks = typeof decision === 'object' && decision !== null ? (decision as Partial<Decision>).guardrails : undefined;
+  if (!Array.isArray(checks) || checks.length === 0) return [null, null, null, null, null];
+  const check = checks.find((c) => c.verdict === 'worse') ?? checks[0];
+  if (check === undefined) return [null, null, null, null, null];
+  return [check.metric, check.verdict, check.lift, check.low, check.high];
+}
 
 type Goal = { rate: 'cvr' | 'rpv' | 'aov' | 'acr' | 'ctr' } | null;
 
@@ -583,6 +617,7 @@ export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
       row.daysToDecision,
       row.goalLift,
       row.goalPWin,
+      ...guardrailCells(row.decisionJson),
     ];
   }
 }
@@ -613,6 +648,7 @@ export function* analysedTestsRows(ctx: ReportContext): Generator<CsvValue[]> {
       row.daysToDecision,
       row.goalLift,
       row.goalPWin,
+      ...guardrailCells(row.decisionJson),
     ];
   }
 }

@@ -1,8 +1,9 @@
 // How a decision reads in the window: each call's chip (fixed colour, a symbol and words, never colour
 // alone), the one-sentence verdict, and the words of its method, plan and timing.
 import {
+  CALL_ORDER,
   CALL_WORDS,
-  CALLS_NEEDING_ACTION,
+  needsCall,
   type Decision,
   type DecisionCall,
   type DecisionLook,
@@ -28,16 +29,10 @@ export const CALL_STYLE: Record<DecisionCall, CallStyle> = {
   keep_running: { label: 'Keep running', compact: 'Running', symbol: '→' },
   cannot_conclude: { label: "Can't conclude", compact: 'No call', symbol: '∅' },
   check_data: { label: 'Check data', compact: 'Check', symbol: '⚠' },
+  paused: { label: 'Paused', compact: 'Paused', symbol: '‖' },
 };
 
-/** The calls in the order the filter offers them: those that need the consultant, then keep running. */
-export const CALL_ORDER: readonly DecisionCall[] = [...CALLS_NEEDING_ACTION, 'keep_running'];
-
-export { CALL_WORDS };
-
-export function needsCall(call: DecisionCall): boolean {
-  return CALLS_NEEDING_ACTION.includes(call);
-}
+export { CALL_ORDER, CALL_WORDS, needsCall };
 
 /** "Ship the variant: conversion rate +12.4% (…)": the call and its reason, one sentence. */
 export function verdictSentence(decision: Pick<Decision, 'words' | 'reason'>): string {
@@ -64,20 +59,21 @@ export function planText(plan: DecisionPlan): string {
   return `${plan.plannedDays}-day plan (${PLAN_SOURCE_TEXT[plan.source]})${ends}`;
 }
 
-/** "too short to detect ±5%: about 41 days would", or null when the plan is long enough (or unknown). */
+/** "too short to detect ±5%: that would take about 41 days", or null when the plan is long enough (or unknown). */
 export function tooShortText(plan: DecisionPlan, minEffect: number): string | null {
   if (!plan.tooShort || plan.neededDays === null) return null;
-  return `too short to detect ±${percent(minEffect)}: ${aboutDays(plan.neededDays)} would`;
+  const detects = plan.detectable === null ? '' : `; it detects about ±${percent(plan.detectable)}`;
+  return `too short to detect ±${percent(minEffect)}: that would take ${aboutDays(plan.neededDays)}${detects}`;
 }
 
-/** "changed from 28 days on May 2, 2026", for a plan changed after the test had data. */
+/**
+ * "changed on May 2, 2026: planned length 28 → 21 days (the store's settings); looks before then kept
+ * the old settings", for each change after the test had data; null without one.
+ */
 export function planChangeText(plan: DecisionPlan): string | null {
-  if (plan.changedOn === null) return null;
-  const from =
-    plan.previousDays === null || plan.previousDays === plan.plannedDays
-      ? ''
-      : ` from ${plan.previousDays} days`;
-  return `changed${from} on ${formatDate(plan.changedOn)} (recorded: looks before then used the old plan)`;
+  if (plan.changes.length === 0) return null;
+  const each = plan.changes.map((change) => `changed on ${formatDate(change.from)}: ${change.text}`);
+  return `${each.join('; ')} (recorded: looks before then kept the old settings)`;
 }
 
 /** "group sequential, |z| 3.02 vs boundary 2.93 on day 15", "always-valid, …", or null without a look. */

@@ -55,3 +55,8 @@ export function groupByStore(rows: readonly DecisionLine[]): StoreGroup[] {
 export function runningRows(rows: readonly DecisionLine[]): DecisionLine[] {
   return rows.filter((row) => row.call === 'keep_running');
 }
+
+/** The paused and suspended tests: no call, and no forecast, until they resume. */
+export function pausedRows(rows: readonly DecisionLine[]): DecisionLine[] {
+  return rows.filter((row) => row.call === 'paused');
+}
