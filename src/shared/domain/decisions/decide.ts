@@ -327,7 +327,16 @@ export function decideFrom(data: DecisionData, input: DecisionChoice): Decision 
     };
   }
 
-  const walked = walkLooks({ metric, days, startDay, automaticallyEndAt: facts.automaticallyEndAt, settings, planSource: input.planSource, changes: input.changes ?? [] });
+  const walked = walkLooks({
+    metric,
+    days,
+    startDay,
+    automaticallyEndAt: facts.automaticallyEndAt,
+    settings,
+    planSource: input.planSource,
+    changes: input.changes ?? [],
+    watching: guardrailsFor(metric, settings.guardrails).length > 0,
+  });
   const { control, variant, lastDay } = walked;
   const events = eventsName(metric);
   const runtimeGuard: Guard = { id: 'runtime', ok: lastDay >= settings.minRuntimeDays, text: `${dayCount(lastDay)} of data (${settings.minRuntimeDays} needed)` };

@@ -116,7 +116,8 @@ export function medianUnbiased(looks: readonly PastLook[], score: number): numbe
   const se = 1 / Math.sqrt(last.info);
   const naive = score / last.info;
   const extreme = (eta: number): number => {
-    const walk = new ForwardWalk(0, 0, { kind: 'fixed', eta });
+    // A coarser grid than the forecast's: the estimate is wanted to a hundredth of a standard error.
+    const walk = new ForwardWalk(0, 0, { kind: 'fixed', eta }, 1);
     let total = 0;
     for (let k = 0; k < looks.length - 1; k++) {
       const look = looks[k];
@@ -128,8 +129,8 @@ export function medianUnbiased(looks: readonly PastLook[], score: number): numbe
     return total + walk.above(last.info, score);
   };
   // p(η) rises with η; the root lies below the naive estimate (stopping early favours high scores).
-  let low = naive - 4 * se;
-  let high = naive + se;
+  let low = naive - 2.5 * se;
+  let high = naive + 0.5 * se;
   let pLow = extreme(low) - 0.5;
   let pHigh = extreme(high) - 0.5;
   if (pLow > 0 || pHigh < 0) return naive;
@@ -138,7 +139,7 @@ export function medianUnbiased(looks: readonly PastLook[], score: number): numbe
   for (let iteration = 0; iteration < 30; iteration++) {
     eta = (low * pHigh - high * pLow) / (pHigh - pLow);
     const p = extreme(eta) - 0.5;
-    if (Math.abs(p) < 1e-3 || Math.abs(high - low) < 0.01 * se) break;
+    if (Math.abs(p) < 2e-3 || Math.abs(high - low) < 0.02 * se) break;
     if (p > 0) {
       high = eta;
       pHigh = p;

@@ -39,10 +39,14 @@ export class ForwardWalk {
   private segments: Segment[] = [];
   private readonly drift: Drift;
 
-  constructor(start: number, info: number, drift: Drift) {
+  /** Grid spacing in standard deviations of a step (½ resolves a density to about 1e-4 of its mass). */
+  private readonly spacing: number;
+
+  constructor(start: number, info: number, drift: Drift, spacing = 0.5) {
     this.point = start;
     this.info = info;
     this.drift = drift;
+    this.spacing = spacing;
   }
 
   /** The step to information `to`: S′ = a·S + b + noise of sd `sd`. */
@@ -102,7 +106,7 @@ export class ForwardWalk {
       const low = Math.max(part.low, lowest - REACH * sd);
       const high = Math.min(part.high, highest + REACH * sd);
       if (!(high > low)) continue;
-      let n = Math.max(MIN_POINTS, Math.ceil((high - low) / (sd / 2)) + 1);
+      let n = Math.max(MIN_POINTS, Math.ceil((high - low) / (sd * this.spacing)) + 1);
       n = Math.min(budget, n % 2 === 1 ? n : n + 1);
       const h = (high - low) / (n - 1);
       const mass = new Float64Array(n);

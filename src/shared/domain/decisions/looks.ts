@@ -169,6 +169,8 @@ export type WalkInput = {
   planSource: Exclude<PlanSource, 'automatically-end-at'> | undefined;
   /** Settings changes, any order; those before the test's first day of data are its design. */
   changes: readonly SettingsChange[];
+  /** Whether any guardrail is watched (then a ship's later looks are walked for them). */
+  watching: boolean;
 };
 
 export type Walked = {
@@ -242,7 +244,8 @@ export function walkLooks(input: WalkInput): Walked {
     variant = addSide(variant, day.variant);
     const dayIndex = startDay === null ? k + 1 : Math.max(1, day.dayNumber - startDay + 1);
     lastDay = dayIndex;
-    if (settled !== null && settled.kind !== 'crossing') continue;
+    // After a call, only a ship whose guardrails are watched needs the design's later boundaries.
+    if (settled !== null && (settled.kind !== 'crossing' || settled.look.z <= 0 || !input.watching)) continue;
     const inForce = settingsOn(day.dayNumber, changes, settings);
     if (dayIndex < inForce.minRuntimeDays) continue;
     if (Math.min(eventsOf(control, metric), eventsOf(variant, metric)) < Math.max(1, inForce.minConversions)) continue;
