@@ -19,7 +19,9 @@ import { openDatabase } from './db/open';
 import { orphanedKeyAccounts } from './db/cache/key-journal';
 import type { Db } from './db/types';
 import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
-import { replaceCache, salvageStores } from './rebuild';
+import { adoptSalvagedStores, replaceCache, salvageStores } from './rebuild';
+import { copyStoreList, listStoreRows } from './db/cache/stores';
+import { listedStores } from './db/user/stores';
 import { createMemorySecretStore, type SecretStore } from './secrets';
 import { createKeyRing } from './stores/keys';
 import { createDemoStore, type DemoStore } from './stores/demo';
@@ -181,7 +183,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         state: 'corrupt',
         problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
       };
-      return openDatabase(':memory:', { userDataFile });
+      return standIn();
     }
 
     if (cache.state === 'ok') {
@@ -196,10 +198,21 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           state: 'corrupt',
           problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
         };
-        return openDatabase(':memory:', { userDataFile });
+        return standIn();
       }
     }
     return opened;
+  }
+
+  /**
+   * An empty cache in memory in place of a damaged one, listing the user file's stores (their notes and
+   * edits stay in view); a list still empty takes what the damaged file's stores table gives.
+   */
+  function standIn(): Db {
+    const memory = openDatabase(':memory:', { userDataFile });
+    adoptSalvagedStores(memory, salvageStores(null, cacheFile));
+    copyStoreList(memory);
+    return memory;
   }
 
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
@@ -378,16 +391,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     assembled = null;
     parts.refresh.stop();
     await parts.engine.close();
-    const kept = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
+    const salvaged = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
     db.close();
-    db = replaceCache(cacheFile, userDataFile, kept, new Date(clock()));
+    db = replaceCache(cacheFile, userDataFile, salvaged, new Date(clock()));
     cache = { state: 'ok', problem: null };
     prepare(db, clock);
     parts = assemble(db);
     assembled = parts;
     emit({ name: 'stores.changed', payload: {} });
     await parts.services.sync.startAll({});
-    return { storesKept: kept.length };
+    return { storesKept: listStoreRows(db).length };
   }
 
   /** The user's data and the store list as one file, written while the app runs (backup/backup-file.ts). */
@@ -418,7 +431,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     const stamp = now.toISOString().replace(/[:.]/g, '-');
     const live = { cache: cacheFile, user: userDataFile };
     const listed = new Set(info.stores.map((store) => store.id));
-    const left = salvageStores(db.name === ':memory:' ? null : db, cacheFile)
+    const left = listedStores(db)
       .filter((store) => !listed.has(store.id))
       .map((store) => store.name);
     const staged = await stageRestore(info, live, stamp);
@@ -535,9 +548,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
 
 /** What a writable cache needs once opened, before any service reads it. */
 function prepare(db: Db, clock: () => number): void {
-  // Both read, then write. Begun IMMEDIATE, a start beside another process's sync (the CLI while the app
-  // syncs) waits its turn on busy_timeout; a deferred one failed at once with "database is locked"
-  // whenever the sync committed between its read and its first write.
+  // The cache's stores are the user file's list (a lost or rebuilt cache gets them back, same ids), made
+  // so before anything that hangs off a store is written. Each step reads, then writes. Begun IMMEDIATE,
+  // a start beside another process's sync (the CLI while the app syncs) waits its turn on busy_timeout;
+  // a deferred one failed at once with "database is locked" whenever the sync committed between its read
+  // and its first write.
+  db.transaction(() => copyStoreList(db)).immediate();
   // Results cached before alerts were stored on tests (cache migration 7) get theirs once, here.
   db.transaction(() => backfillAlerts(db)).immediate();
   // The outbox is the source of truth for unsent work: a crash between its write and the cache's is

@@ -11,6 +11,7 @@ import { userMigration006 } from './006-takeaways';
 import { userMigration007 } from './007-sent-edits';
 import { userMigration008 } from './008-review-ends';
 import { userMigration009 } from './009-change-nets';
+import { userMigration010 } from './010-stores';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -22,4 +23,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration007,
   userMigration008,
   userMigration009,
+  userMigration010,
 ];
