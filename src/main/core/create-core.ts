@@ -412,8 +412,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         'Nothing to back up',
         `${userDataFile} cannot be opened here, so there is no data of yours to copy.`,
       );
-    const stores = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
-    return writeBackup(db, resolve(out), stores, {
+    return writeBackup(db, resolve(out), {
       appVersion: deps.version,
       now: new Date(clock()),
     });

@@ -1,11 +1,22 @@
-// Restoring a backup: the new files are made beside the live ones and opened as the app opens them (an
-// older backup is brought up to date there) before anything is replaced; then they are swapped in, the
-// files they replace moved to a folder of their own and kept, and every step undone if one fails.
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+// Restoring a backup: the new files are made beside the live ones (the user's file built row by row from
+// the backup into tables this Splitbook's migrations make, so nothing foreign comes in and every row meets
+// their constraints) and opened as the app opens them (an older backup is brought up to date there)
+// before anything is replaced; then they are swapped in, the files they replace moved to a folder of
+// their own and kept, and every step undone if one fails.
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { insertStore } from '../db/cache/stores';
+import Database from 'better-sqlite3';
+import { copyStoreList } from '../db/cache/stores';
+import { migrate } from '../db/cache/migrations';
 import { openDatabase } from '../db/open';
-import { copyUserData, type BackupInfo } from './backup-file';
+import type { Db } from '../db/types';
+import { USER_DATA_MIGRATIONS } from '../db/user/migrations/migrations';
+import { adoptListedStore } from '../db/user/stores';
+import { digestMismatch, STORE_LIST_VERSION, unfit, type BackupInfo } from './backup-file';
+import { contentDigest, userShape } from './contents';
+
+/** The suffix of a restore's staged files: `<file>.restoring-<stamp>`. */
+const STAGED_SUFFIX = '.restoring-';
 
 /** What a restore did: the backup it put in place, where the files it replaced are kept, the stores it left out. */
 export type RestoreSummary = BackupInfo & {
@@ -21,13 +32,89 @@ export type DataFiles = { cache: string; user: string };
 /** SQLite's companions of a database file, moved along with it. */
 const PARTS = ['', '-wal', '-shm'] as const;
 
+/** The data folder's files are the user's alone (the folder itself is 0700). */
+const FILE_MODE = 0o600;
+
 function removeAll(files: DataFiles): void {
   for (const file of [files.cache, files.user])
-    for (const part of PARTS) rmSync(file + part, { force: true });
+    for (const part of [...PARTS, '-journal']) rmSync(file + part, { force: true });
+}
+
+/** A refusal raised by SQLite while the rows go into Splitbook's own tables (a constraint the backup broke). */
+function isConstraint(error: unknown): error is Error & { code: string } {
+  return error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT');
 }
 
 /**
- * The backup as the folder's next files, under hidden names beside `live`: the user's file copied from
+ * The backup's rows, table by table, in a new user file at the backup's layout made by this Splitbook's
+ * migrations: a row a constraint refuses (a type, a NOT NULL, a CHECK, a duplicate key) refuses the
+ * restore, and the copy's digest must be the one the backup carries (the file may have changed since it
+ * was checked). AUTOINCREMENT's counters come along, so no id of a row since deleted is given again.
+ */
+function buildUserFile(info: BackupInfo, target: string): void {
+  const db = new Database(':memory:');
+  try {
+    db.pragma('trusted_schema = OFF');
+    db.prepare('ATTACH DATABASE ? AS user').run(target);
+    migrate(db, USER_DATA_MIGRATIONS.slice(0, info.schemaVersion), 'user');
+    chmodSync(target, FILE_MODE);
+    db.prepare('ATTACH DATABASE ? AS backup').run(info.file);
+    const shape = userShape(info.schemaVersion);
+    db.transaction(() => {
+      for (const [table, { columns, key }] of shape.tables) {
+        const names = columns.map((c) => `"${c.name}"`).join(', ');
+        const order = key.length > 0 ? key.map((k) => `"${k}"`).join(', ') : 'rowid';
+        try {
+          db.exec(
+            `INSERT INTO user."${table}" (${names}) SELECT ${names} FROM backup."${table}" ORDER BY ${order}`,
+          );
+        } catch (error) {
+          if (isConstraint(error))
+            throw unfit(info.file, `holds rows its table ${table} refuses (${error.message})`);
+          throw error;
+        }
+      }
+      const counters = db
+        .prepare(
+          `SELECT 1 FROM backup.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`,
+        )
+        .get();
+      const mine = db
+        .prepare(
+          `SELECT 1 FROM user.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`,
+        )
+        .get();
+      if (counters !== undefined && mine !== undefined) {
+        const known = JSON.stringify([...shape.tables.keys()]);
+        db.prepare(
+          `UPDATE user.sqlite_sequence AS s SET seq = max(s.seq, b.seq)
+           FROM backup.sqlite_sequence AS b WHERE b.name = s.name AND typeof(b.seq) = 'integer'`,
+        ).run();
+        db.prepare(
+          `INSERT INTO user.sqlite_sequence (name, seq)
+           SELECT b.name, b.seq FROM backup.sqlite_sequence AS b
+           WHERE b.name IN (SELECT value FROM json_each(?)) AND typeof(b.seq) = 'integer'
+             AND b.name NOT IN (SELECT name FROM user.sqlite_sequence)`,
+        ).run(known);
+      }
+    })();
+    if (info.digest !== null && contentDigest(db, info.schemaVersion, 'user') !== info.digest)
+      throw digestMismatch(info.file);
+    db.exec('DETACH DATABASE backup');
+  } finally {
+    db.close();
+  }
+}
+
+/** An older backup's store list (format 1), taken into the new user file's list. */
+function olderStoreList(db: Db, info: BackupInfo): void {
+  db.transaction(() => {
+    for (const store of info.stores) adoptListedStore(db, store);
+  })();
+}
+
+/**
+ * The backup as the folder's next files, under hidden names beside `live`: the user's file built from
  * it, and a fresh cache holding its stores (filled by the next sync). Both opened, migrated and closed.
  */
 export async function stageRestore(
@@ -36,30 +123,23 @@ export async function stageRestore(
   stamp: string,
 ): Promise<DataFiles & { discard(): void }> {
   const staged: DataFiles = {
-    cache: `${live.cache}.restoring-${stamp}`,
-    user: `${live.user}.restoring-${stamp}`,
+    cache: `${live.cache}${STAGED_SUFFIX}${stamp}`,
+    user: `${live.user}${STAGED_SUFFIX}${stamp}`,
   };
   const discard = () => removeAll(staged);
   try {
-    await copyUserData(info.file, staged.user);
+    buildUserFile(info, staged.user);
     const db = openDatabase(staged.cache, { userDataFile: staged.user });
     try {
-      db.transaction(() => {
-        for (const store of info.stores)
-          insertStore(db, {
-            id: store.id,
-            name: store.name,
-            baseUrl: store.baseUrl,
-            kind: store.kind,
-            keyStorage: store.keyStorage,
-            createdAt: store.createdAt,
-            position: store.position,
-          });
-      })();
+      // A backup made before the list moved into the user's file carries it in a table of its own.
+      if (info.schemaVersion < STORE_LIST_VERSION && info.stores.length > 0)
+        olderStoreList(db, info);
+      copyStoreList(db);
     } finally {
       // The last connection's close checkpoints both files: each is whole without its WAL.
       db.close();
     }
+    for (const file of [staged.cache, staged.user]) chmodSync(file, FILE_MODE);
     return { ...staged, discard };
   } catch (error) {
     discard();
