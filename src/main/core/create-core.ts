@@ -67,7 +67,7 @@ import { writeExport } from './reports/export';
 import { writeFileAtomically } from './reports/write-file';
 import { readBackup, writeBackup, type BackupInfo } from './backup/backup-file';
 import { holdFolder, takeFolderAlone, type FolderHold } from './backup/folder-lock';
-import { stageRestore, swapIn, type RestoreSummary } from './backup/restore';
+import { recoverFolder, stageRestore, swapIn, type RestoreSummary } from './backup/restore';
 import { watchStores } from './stores/watch';
 
 export interface CoreDeps {
@@ -116,6 +116,11 @@ export interface CoreDeps {
   timers?: BackgroundTimers;
   /** The jitter of a back-off, 0..1 (Math.random by default). */
   random?: () => number;
+  /**
+   * Tests only: told each step of a restore's swap once it is made ('journal' written, 'renamed-N', the
+   * new files 'opened'), so a test can kill the process there and see the next start finish the restore.
+   */
+  onRestoreStep?: (step: string) => void;
 }
 
 export const DATABASE_FILE = 'splitbook.db';
@@ -130,6 +135,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   mkdirSync(deps.dataDir, { recursive: true });
   const cacheFile = join(deps.dataDir, DATABASE_FILE);
   const userDataFile = join(deps.dataDir, USER_DATA_FILE);
+  // A restore cut short (the process killed between its renames) is finished or undone before anything
+  // is opened, and what it did is said to the user (cacheStatus' notice, the CLI's first line).
+  const recovered = recoverFolder(deps.dataDir, { cache: cacheFile, user: userDataFile });
+  const notice = recovered ? { title: recovered.title, detail: recovered.detail } : null;
 
   const listeners = new Set<CoreEventListener>();
   /** Store watches the hosts started (watchStores), stopped at close. */
@@ -138,7 +147,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     for (const listener of listeners) listener(event);
     // A sync that met a damaged cache makes the whole app say so and offer the rebuild.
     if (event.name === 'sync.finished' && event.payload.problem?.type === PROBLEM_TYPES.corrupt) {
-      cache = { state: 'corrupt', problem: event.payload.problem };
+      cache = { state: 'corrupt', problem: event.payload.problem, notice };
     }
     // Background syncs follow every sync's end (whoever started it), the settings and the stores.
     const current = assembled;
@@ -153,7 +162,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   /** Where the host stood (window painted, online), kept across a rebuilt cache. */
   let hostFlags: BackgroundFlags = { windowReady: false, online: true };
 
-  let cache: CacheStatus = { state: 'ok', problem: null };
+  let cache: CacheStatus = { state: 'ok', problem: null, notice };
   // Held while this core is open, so a restore never swaps the files under it (backup/folder-lock.ts).
   let folder: FolderHold = holdFolder(deps.dataDir);
   // A crash, a kill or a power cut since the last start: check before reading, as a damaged page is likelier.
@@ -171,10 +180,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   /** Opens the folder's files (at start, and again after a restore that did not happen); sets `cache`. */
   function openCache(quickCheck: boolean): Db {
     let opened: Db;
-    cache = { state: 'ok', problem: null };
+    cache = { state: 'ok', problem: null, notice };
     try {
       opened = openDatabase(cacheFile, { userDataFile, quickCheck });
-      if (opened.readonly) cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir) };
+      if (opened.readonly)
+        cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir), notice };
     } catch (error) {
       if (storageFailure(error) !== 'corrupt') throw error;
       // A damaged cache does not stop the app: it starts on an empty stand-in (the user's own file
@@ -182,6 +192,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       cache = {
         state: 'corrupt',
         problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
+        notice,
       };
       return standIn();
     }
@@ -197,6 +208,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         cache = {
           state: 'corrupt',
           problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
+          notice,
         };
         return standIn();
       }
@@ -376,6 +388,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       cache = {
         state: 'corrupt',
         problem: { ...CORRUPT_CACHE, detail: `${CORRUPT_CACHE.detail} (${result.detail})` },
+        notice,
       };
       emit({ name: 'stores.changed', payload: {} });
     });
@@ -394,7 +407,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     const salvaged = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
     db.close();
     db = replaceCache(cacheFile, userDataFile, salvaged, new Date(clock()));
-    cache = { state: 'ok', problem: null };
+    cache = { state: 'ok', problem: null, notice };
     prepare(db, clock);
     parts = assemble(db);
     assembled = parts;
@@ -449,7 +462,15 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     try {
       alone = takeFolderAlone(deps.dataDir);
       if (alone) {
-        const swap = swapIn(staged, live, previous);
+        const step = deps.onRestoreStep;
+        const swap = swapIn(
+          deps.dataDir,
+          staged,
+          live,
+          previous,
+          { backup: info.file, backupCreatedAt: info.createdAt, startedAt: now.toISOString() },
+          step,
+        );
         let opened: Db | null = null;
         try {
           opened = openDatabase(cacheFile, { userDataFile, quickCheck: false });
@@ -459,8 +480,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           swap.rollBack();
           throw error;
         }
+        step?.('opened');
+        swap.finish();
         db = opened;
-        cache = { state: 'ok', problem: null };
+        cache = { state: 'ok', problem: null, notice };
         restored = true;
       }
     } finally {

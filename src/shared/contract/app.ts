@@ -10,10 +10,15 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
-/** Whether the cache can be used: ok, read-only (browse only), or corrupt (rebuild it from the stores). */
+/**
+ * Whether the cache can be used: ok, read-only (browse only), or corrupt (rebuild it from the stores);
+ * and what this start did to the data folder that the user should hear of (a restore that was cut short,
+ * finished or undone), or null.
+ */
 export const CacheStatus = z.object({
   state: z.enum(['ok', 'read-only', 'corrupt']),
   problem: Problem.nullable(),
+  notice: z.object({ title: z.string(), detail: z.string() }).nullable(),
 });
 export type CacheStatus = z.infer<typeof CacheStatus>;
 

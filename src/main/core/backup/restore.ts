@@ -1,10 +1,10 @@
 // Restoring a backup: the new files are made beside the live ones (the user's file built row by row from
 // the backup into tables this Splitbook's migrations make, so nothing foreign comes in and every row meets
 // their constraints) and opened as the app opens them (an older backup is brought up to date there)
-// before anything is replaced; then they are swapped in, the files they replace moved to a folder of
-// their own and kept, and every step undone if one fails.
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+// before anything is replaced; then they are swapped in under a journal (backup/journal.ts), the files
+// they replace moved to a folder of their own and kept, and every step undone if one fails.
+import { chmodSync, existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { copyStoreList } from '../db/cache/stores';
 import { migrate } from '../db/cache/migrations';
@@ -14,9 +14,18 @@ import { USER_DATA_MIGRATIONS } from '../db/user/migrations/migrations';
 import { adoptListedStore } from '../db/user/stores';
 import { digestMismatch, STORE_LIST_VERSION, unfit, type BackupInfo } from './backup-file';
 import { contentDigest, userShape } from './contents';
-
-/** The suffix of a restore's staged files: `<file>.restoring-<stamp>`. */
-const STAGED_SUFFIX = '.restoring-';
+import {
+  clearJournal,
+  makeMoves,
+  recoverRestore,
+  removeStaleStaging,
+  STAGED_SUFFIX,
+  undoMoves,
+  writeJournal,
+  type Move,
+  type Recovery,
+} from './journal';
+import { takeFolderAlone } from './folder-lock';
 
 /** What a restore did: the backup it put in place, where the files it replaced are kept, the stores it left out. */
 export type RestoreSummary = BackupInfo & {
@@ -147,29 +156,56 @@ export async function stageRestore(
   }
 }
 
+/** The journal's words about the backup, kept with the moves. */
+export type SwapLabel = { backup: string; backupCreatedAt: string; startedAt: string };
+
 /**
- * Moves the live files (with their -wal and -shm) into `keep` and the staged ones into their place.
- * Returns how to put everything back; a failure midway puts it back before throwing.
+ * Moves the live files (with their -wal and -shm) into `keep` and the staged ones into their place, the
+ * moves written to the folder's journal first, so a process killed between two of them is finished at the
+ * next start. Returns how to put everything back, and how to end the journal once the new files opened;
+ * a failure midway puts it back before throwing. `step` hears of the journal written and of each rename
+ * made ('journal', 'renamed-N': the tests' seam).
  */
-export function swapIn(staged: DataFiles, live: DataFiles, keep: string): { rollBack(): void } {
-  const moves: [from: string, to: string][] = [];
-  const move = (from: string, to: string) => {
-    renameSync(from, to);
-    moves.push([from, to]);
-  };
-  const undo = () => {
-    for (const [from, to] of moves.reverse()) if (existsSync(to)) renameSync(to, from);
-    moves.length = 0;
+export function swapIn(
+  dataDir: string,
+  staged: DataFiles,
+  live: DataFiles,
+  keep: string,
+  label: SwapLabel,
+  step?: (step: string) => void,
+): { rollBack(): void; finish(): void } {
+  const rel = (path: string) => relative(dataDir, path);
+  const moves: Move[] = [];
+  for (const file of [live.cache, live.user])
+    for (const part of PARTS)
+      if (existsSync(file + part))
+        moves.push({
+          role: 'out',
+          from: rel(file + part),
+          to: rel(join(keep, basename(file) + part)),
+        });
+  moves.push({ role: 'in', from: rel(staged.user), to: rel(live.user) });
+  moves.push({ role: 'in', from: rel(staged.cache), to: rel(live.cache) });
+  mkdirSync(keep, { recursive: true, mode: 0o700 });
+  writeJournal(dataDir, { version: 1, ...label, previous: rel(keep), moves });
+  step?.('journal');
+  let made = 0;
+  const putBack = () => {
+    undoMoves(dataDir, moves.slice(0, made));
+    clearJournal(dataDir);
+    try {
+      rmdirSync(keep);
+    } catch {
+      // Not empty: something of the old files could not go back, and stays there.
+    }
   };
   try {
-    mkdirSync(keep, { recursive: true });
-    for (const file of [live.cache, live.user])
-      for (const part of PARTS)
-        if (existsSync(file + part)) move(file + part, join(keep, basename(file) + part));
-    move(staged.user, live.user);
-    move(staged.cache, live.cache);
+    makeMoves(dataDir, moves, (n) => {
+      made = n;
+      step?.(`renamed-${n}`);
+    });
   } catch (error) {
-    undo();
+    putBack();
     throw error;
   }
   return {
@@ -177,7 +213,31 @@ export function swapIn(staged: DataFiles, live: DataFiles, keep: string): { roll
       // What an open of the new files made beside them goes first: never a WAL of theirs under the old ones.
       for (const file of [live.cache, live.user])
         for (const part of ['-wal', '-shm']) rmSync(file + part, { force: true });
-      undo();
+      putBack();
     },
+    finish: () => clearJournal(dataDir),
   };
+}
+
+/**
+ * At every start, before the folder's files are opened: a restore cut short (its journal left behind) is
+ * finished or undone, and files staged by restores that never reached their swap are removed. Only with
+ * the folder held alone (no other Splitbook has it open: a restore under way elsewhere is never touched);
+ * a folder that cannot be locked or written is left as it is. Says what it did, or null.
+ */
+export function recoverFolder(dataDir: string, live: DataFiles): Recovery | null {
+  let alone;
+  try {
+    alone = takeFolderAlone(dataDir);
+  } catch {
+    return null;
+  }
+  if (!alone) return null;
+  try {
+    const recovery = recoverRestore(dataDir);
+    removeStaleStaging(dataDir, [basename(live.cache), basename(live.user)]);
+    return recovery;
+  } finally {
+    alone.release();
+  }
 }
