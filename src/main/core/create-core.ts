@@ -132,7 +132,8 @@ export const USER_DATA_FILE = 'splitbook-user.db';
 export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? Date.now;
   const fetchImpl = deps.fetch ?? globalThis.fetch;
-  mkdirSync(deps.dataDir, { recursive: true });
+  // The user's data is theirs alone: a folder made here is readable by its owner only (its files 0600).
+  mkdirSync(deps.dataDir, { recursive: true, mode: 0o700 });
   const cacheFile = join(deps.dataDir, DATABASE_FILE);
   const userDataFile = join(deps.dataDir, USER_DATA_FILE);
   // A restore cut short (the process killed between its renames) is finished or undone before anything
@@ -165,8 +166,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   let cache: CacheStatus = { state: 'ok', problem: null, notice };
   // Held while this core is open, so a restore never swaps the files under it (backup/folder-lock.ts).
   let folder: FolderHold = holdFolder(deps.dataDir);
-  // A crash, a kill or a power cut since the last start: check before reading, as a damaged page is likelier.
-  const checkLater = deps.integrityCheck === 'background' && !endedUncleanly(deps.dataDir);
+  // A crash, a kill or a power cut since the last start: check before reading, as a damaged page is
+  // likelier. Asked at every start, so the marks of killed processes are removed whatever the host.
+  const unclean = endedUncleanly(deps.dataDir);
+  const checkLater = deps.integrityCheck === 'background' && !unclean;
   const unmark = markRunning(deps.dataDir);
   let db: Db;
   try {
