@@ -27,7 +27,7 @@ export const app = {
   openExternal: method(z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) }), z.null()),
   cacheStatus: method(Empty, CacheStatus),
   /**
-   * Moves the damaged cache aside, starts a fresh one with the stores that could be read from it,
+   * Moves the damaged cache aside, starts a fresh one with the stores the user's file lists (same ids),
    * and syncs them. The user's own data (splitbook-user.db) is not touched.
    */
   rebuildCache: method(Empty, z.object({ storesKept: z.int().nonnegative() })),
