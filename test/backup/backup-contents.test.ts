@@ -231,4 +231,16 @@ it('restores a backup of the format before (the store list in a table of its own
   } finally {
     await core.close();
   }
+
+  // Its store list is held to the list's own rules: a name the app would never take is refused.
+  const long = join(root.path, 'old-long-name.backup');
+  writeFileSync(long, readFileSync(file));
+  const edit = new Database(long);
+  edit.prepare(`UPDATE splitbook_backup_stores SET name = ?`).run('N'.repeat(300));
+  edit.close();
+  await refused(
+    dir,
+    long,
+    /^This backup cannot be restored: .* holds a store's name of 300 characters, where Splitbook keeps at most 100/,
+  );
 });

@@ -181,3 +181,30 @@ it('staged files of a restore killed before its swap are removed at the next sta
   expect(leftovers(dir)).toEqual([]);
   expect(readdirSync(dir)).toContain('reports');
 });
+
+it('a journal whose renames cannot be made does not stop the start: it says so, and the folder is used as it is', async () => {
+  const dir = join(root.path, 'unfinishable');
+  const oldStore = await folderWith(dir, 'Replaced', 'Written in the folder');
+  writeFileSync(join(dir, 'splitbook.db.restoring-x'), 'staged');
+  writeFileSync(
+    join(dir, 'restore-journal.json'),
+    JSON.stringify({
+      version: 1,
+      backup: '/somewhere/data.backup',
+      backupCreatedAt: '2026-11-01T00:00:00.000Z',
+      startedAt: '2026-11-02T00:00:00.000Z',
+      previous: 'before-restore-x',
+      // Its kept folder was never made: the first rename fails.
+      moves: [
+        { role: 'out', from: 'splitbook.db', to: 'before-restore-x/splitbook.db' },
+        { role: 'in', from: 'splitbook.db.restoring-x', to: 'splitbook.db' },
+      ],
+    }),
+  );
+  const listed = await cli(dir, ['stores', '--json']);
+  expect(listed.code).toBe(0);
+  expect(listed.err).toContain('A restore that was cut short could not be finished: ');
+  expect((JSON.parse(listed.out) as StoreSummary[]).map((s) => s.id)).toEqual([oldStore]);
+  // Kept for the next start to try again.
+  expect(leftovers(dir).sort()).toEqual(['restore-journal.json', 'splitbook.db.restoring-x']);
+});

@@ -139,7 +139,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   // A restore cut short (the process killed between its renames) is finished or undone before anything
   // is opened, and what it did is said to the user (cacheStatus' notice, the CLI's first line).
   const recovered = recoverFolder(deps.dataDir, { cache: cacheFile, user: userDataFile });
-  const notice = recovered ? { title: recovered.title, detail: recovered.detail } : null;
+  // Told for the life of this core, or until a restore of its own replaces the data it speaks of.
+  let notice = recovered ? { title: recovered.title, detail: recovered.detail } : null;
 
   const listeners = new Set<CoreEventListener>();
   /** Store watches the hosts started (watchStores), stopped at close. */
@@ -486,6 +487,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         step?.('opened');
         swap.finish();
         db = opened;
+        notice = null;
         cache = { state: 'ok', problem: null, notice };
         restored = true;
       }

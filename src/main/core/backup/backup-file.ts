@@ -20,6 +20,7 @@ import { problem, type ProblemError } from '#shared/problem';
 import type { Db, StoreRow } from '../db/types';
 import { USER_DATA_MIGRATIONS } from '../db/user/migrations/migrations';
 import {
+  checkOlderStoreList,
   checkRows,
   checkShape,
   contentDigest,
@@ -362,6 +363,7 @@ function checkContents(
   try {
     checkShape(db, version, extras);
     checkRows(db, version);
+    if (extras.some((extra) => extra.name === STORES_TABLE)) checkOlderStoreList(db, STORES_TABLE);
   } catch (error) {
     if (error instanceof UnfitBackup) throw unfit(file, error.message);
     throw error;

@@ -14,6 +14,7 @@ import {
 import { MAX_ANNOTATION_LENGTH, MAX_NOTE_LENGTH } from '#shared/contract/notes';
 import { MAX_TAKEAWAY_LENGTH } from '#shared/contract/programme';
 import { MAX_BASE_URL_LENGTH, MAX_STORE_NAME_LENGTH } from '#shared/contract/stores';
+import { StoreId } from '#shared/contract/common';
 import { edits } from '#shared/contract/edits';
 import { summarizeIssues } from '#shared/validation';
 import { DEFAULT_MAX_BYTES } from '../api/client';
@@ -125,6 +126,8 @@ function sameColumns(a: TableShape, b: TableShape): boolean {
 
 /** The largest value any column may hold: the largest answer Splitbook reads from a store. */
 export const VALUE_MAX = DEFAULT_MAX_BYTES;
+/** A store's id, as the contract takes it. */
+const STORE_ID_MAX = StoreId.maxLength ?? 64;
 
 /** The user's own texts, as long as the app lets them be typed; the words a refusal names them by. */
 const LIMITS: readonly { table: string; column: string; max: number; what: string }[] = [
@@ -138,6 +141,7 @@ const LIMITS: readonly { table: string; column: string; max: number; what: strin
   { table: 'takeaways', column: 'text', max: MAX_TAKEAWAY_LENGTH, what: 'a takeaway' },
   { table: 'stores', column: 'name', max: MAX_STORE_NAME_LENGTH, what: "a store's name" },
   { table: 'stores', column: 'base_url', max: MAX_BASE_URL_LENGTH, what: "a store's address" },
+  { table: 'stores', column: 'id', max: STORE_ID_MAX, what: "a store's id" },
 ];
 
 /** Columns holding JSON text, beside every `*_json` one. */
@@ -192,6 +196,31 @@ export function checkRows(db: Database.Database, version: number): void {
     }
   }
   if (shape.tables.has('outbox')) checkOutbox(db);
+}
+
+/**
+ * An older backup's store list (format 1's table of its own): each store as the user's list would take
+ * it, within the same limits, so it is refused here rather than half-way through a restore.
+ */
+export function checkOlderStoreList(db: Database.Database, table: string): void {
+  const limits = LIMITS.filter((l) => l.table === 'stores');
+  const longest = db
+    .prepare(
+      `SELECT ${limits.map((l, i) => `max(length("${l.column}")) AS c${i}`).join(', ')},
+              max(length(id)) AS id,
+              sum(kind NOT IN ('api', 'demo') OR key_storage NOT IN ('keychain', 'session', 'none')) AS odd
+       FROM "${table}"`,
+    )
+    .get() as Record<string, number | null>;
+  limits.forEach((limit, i) => {
+    const length = longest[`c${i}`] ?? 0;
+    if (length > limit.max)
+      throw new UnfitBackup(
+        `holds ${limit.what} of ${count(length)} characters, where Splitbook keeps at most ${count(limit.max)}`,
+      );
+  });
+  if ((longest['id'] ?? 0) > STORE_ID_MAX || (longest['odd'] ?? 0) > 0)
+    throw new UnfitBackup('holds a store Splitbook would not list');
 }
 
 /** What the API takes as each kind's request: an unsent edit or create must be one. */

@@ -49,8 +49,8 @@ const Journal = z.object({
 });
 export type Journal = z.infer<typeof Journal>;
 
-/** What a start found of a cut-short restore: finished or undone, in words for the user. */
-export type Recovery = { outcome: 'finished' | 'undone'; title: string; detail: string };
+/** What a start did of a cut-short restore: finished, undone, or neither (it failed), in words for the user. */
+export type Recovery = { outcome: 'finished' | 'undone' | 'failed'; title: string; detail: string };
 
 /** A file's bytes (or a folder's entries) on disk before the next step relies on them. */
 function sync(path: string): void {
@@ -202,8 +202,13 @@ export function removeStaleStaging(dataDir: string, liveNames: readonly string[]
   }
   for (const name of names) {
     if (!liveNames.some((live) => name.startsWith(`${live}${STAGED_SUFFIX}`))) continue;
-    rmSync(join(dataDir, name), { force: true });
-    removed += 1;
+    try {
+      rmSync(join(dataDir, name), { force: true });
+      removed += 1;
+    } catch (error) {
+      // Left for the next start: a file that cannot be removed never stops this one.
+      console.error(`[splitbook] could not remove ${name} left by a restore:`, error);
+    }
   }
   return removed;
 }

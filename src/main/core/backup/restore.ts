@@ -19,6 +19,7 @@ import {
   makeMoves,
   recoverRestore,
   removeStaleStaging,
+  RESTORE_JOURNAL,
   STAGED_SUFFIX,
   undoMoves,
   writeJournal,
@@ -237,6 +238,15 @@ export function recoverFolder(dataDir: string, live: DataFiles): Recovery | null
     const recovery = recoverRestore(dataDir);
     removeStaleStaging(dataDir, [basename(live.cache), basename(live.user)]);
     return recovery;
+  } catch (error) {
+    // A rename refused (a full or read-only disk): the start goes on with the files as they are, and
+    // the user is told where the journal is, which the next start tries again.
+    console.error('[splitbook] could not finish a restore that was cut short:', error);
+    return {
+      outcome: 'failed',
+      title: 'A restore that was cut short could not be finished',
+      detail: `Splitbook stopped while restoring a backup, and could not finish or undo it at this start (${error instanceof Error ? error.message : String(error)}). It tries again at the next start; the steps are in ${join(dataDir, RESTORE_JOURNAL)}, the replaced data in a before-restore folder beside it.`,
+    };
   } finally {
     alone.release();
   }
