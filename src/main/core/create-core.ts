@@ -442,7 +442,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
    */
   async function restore(file: string): Promise<RestoreSummary> {
     if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
-    const info = readBackup(resolve(file));
+    // Everything but the digest, which the restore checks on the copy it builds and uses.
+    const info = readBackup(resolve(file), 'before-copy');
     const now = new Date(clock());
     const stamp = now.toISOString().replace(/[:.]/g, '-');
     const live = { cache: cacheFile, user: userDataFile };

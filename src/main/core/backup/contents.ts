@@ -3,7 +3,7 @@
 // every value within the limits the app keeps when the user types it; every JSON value readable; every
 // unsent edit one the API's schema takes. The digest is a SHA-256 of every row of those tables, so a byte
 // changed since the backup was made (which SQLite's integrity check does not see inside a value) is found.
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import {
   CreateCustomAudienceBody,
@@ -160,14 +160,14 @@ const count = (n: number) => n.toLocaleString('en-US');
  * not parse, and an unsent edit or create the API would not take. Lengths are measured by SQLite, so a
  * value too large is never read into memory here.
  */
-export function checkRows(db: Database.Database, version: number): void {
+export function checkRows(db: Database.Database, version: number, schema = 'main'): void {
   const shape = userShape(version);
   for (const [table, { columns }] of shape.tables) {
     const sized = columns.filter((c) => c.type === 'TEXT' || c.type === 'BLOB' || c.type === 'ANY');
     if (sized.length > 0) {
       const longest = db
         .prepare(
-          `SELECT ${sized.map((c, i) => `max(length("${c.name}")) AS c${i}`).join(', ')} FROM "${table}"`,
+          `SELECT ${sized.map((c, i) => `max(length("${c.name}")) AS c${i}`).join(', ')} FROM "${schema}"."${table}"`,
         )
         .get() as Record<string, number | null>;
       sized.forEach((column, i) => {
@@ -188,14 +188,14 @@ export function checkRows(db: Database.Database, version: number): void {
     for (const column of json) {
       const bad = db
         .prepare(
-          `SELECT count(*) AS n FROM "${table}" WHERE "${column}" IS NOT NULL AND NOT json_valid("${column}")`,
+          `SELECT count(*) AS n FROM "${schema}"."${table}" WHERE "${column}" IS NOT NULL AND NOT json_valid("${column}")`,
         )
         .get() as { n: number };
       if (bad.n > 0)
         throw new UnfitBackup(`holds ${count(bad.n)} unreadable value(s) in ${table}.${column}`);
     }
   }
-  if (shape.tables.has('outbox')) checkOutbox(db);
+  if (shape.tables.has('outbox')) checkOutbox(db, schema);
 }
 
 /**
@@ -232,11 +232,11 @@ const BODIES = {
   audience: CreateCustomAudienceBody.extend({ name: edits.createAudience.input.shape.name }),
 } as const;
 
-function checkOutbox(db: Database.Database): void {
+function checkOutbox(db: Database.Database, schema: string): void {
   const rows = db
     .prepare(
       `SELECT seq, kind, changes_json AS changes, json_type(changes_json) AS changesType,
-              json_type(base_json) AS baseType FROM outbox ORDER BY seq`,
+              json_type(base_json) AS baseType FROM "${schema}".outbox ORDER BY seq`,
     )
     .iterate() as IterableIterator<{
     seq: number;
@@ -257,51 +257,56 @@ function checkOutbox(db: Database.Database): void {
   }
 }
 
-/** One value in the digest: its type and its bytes, with their length, so no two rows hash alike. */
-function feed(hash: Hash, type: string, value: unknown): void {
-  const head = Buffer.alloc(5);
-  let body: Buffer;
-  if (value === null || type === 'null') body = Buffer.alloc(0);
-  else if (typeof value === 'bigint') body = Buffer.from(value.toString());
-  else if (typeof value === 'number') {
-    body = Buffer.alloc(8);
-    body.writeDoubleBE(value);
-  } else if (Buffer.isBuffer(value)) body = value;
-  else body = Buffer.from(String(value));
-  head.writeUInt8(['null', 'integer', 'real', 'text', 'blob'].indexOf(type) + 1, 0);
-  head.writeUInt32BE(body.length, 1);
-  hash.update(head);
-  hash.update(body);
+/**
+ * One value in the digest's text: its type (read from what SQLite hands over: an integer as a BigInt, a
+ * real as a number, text as a string, a blob as bytes), then the value exactly, text with its length so
+ * no two rows read alike. A real's shortest round-trip decimal is exact (JavaScript's own rule).
+ */
+function encode(value: unknown): string {
+  if (value === null) return 'n;';
+  if (typeof value === 'bigint') return `i${value.toString()};`;
+  if (typeof value === 'number') return `r${Object.is(value, -0) ? '-0' : String(value)};`;
+  if (typeof value === 'string') return `s${value.length}:${value}`;
+  if (Buffer.isBuffer(value)) return `b${value.length}:${value.toString('hex')}`;
+  return `?${String(value)};`;
 }
+
+/** Text handed to the hash at once: one update per row cost as much as the rows' reading. */
+const CHUNK = 256 * 1024;
 
 /**
  * The SHA-256 (hex) of every row of the user file's tables at `version` in `db` (schema `schema`): each
- * table by name, its columns' names, then its rows in key order, each value as its type and its exact
- * bytes (text as stored, integers exactly, reals as their 8 bytes). Tables outside the layout (a backup's
+ * table by name, its columns' names, then its rows in key order, each value by its type and exactly (text
+ * as read, integers exactly, reals as their round-trip decimal). A byte changed in a text that was valid
+ * UTF-8 changes the text read, so it changes the digest too. Tables outside the layout (a backup's
  * label) are left out.
  */
 export function contentDigest(db: Database.Database, version: number, schema = 'main'): string {
   const hash = createHash('sha256');
+  let pending = '';
+  const add = (text: string) => {
+    pending += text;
+    if (pending.length >= CHUNK) {
+      hash.update(pending, 'utf8');
+      pending = '';
+    }
+  };
   const tables = [...userShape(version).tables].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [table, { columns, key }] of tables) {
-    feed(hash, 'text', table);
-    for (const column of columns) feed(hash, 'text', column.name);
-    const select = columns
-      .map(
-        (c) =>
-          `typeof("${c.name}"), CASE WHEN typeof("${c.name}") = 'text' THEN CAST("${c.name}" AS BLOB) ELSE "${c.name}" END`,
-      )
-      .join(', ');
+    add(`T${encode(table)}${columns.map((c) => encode(c.name)).join('')}`);
+    const names = columns.map((c) => `"${c.name}"`).join(', ');
     const order = key.length > 0 ? key.map((k) => `"${k}"`).join(', ') : 'rowid';
     const rows = db
-      .prepare(`SELECT ${select} FROM "${schema}"."${table}" ORDER BY ${order}`)
+      .prepare(`SELECT ${names} FROM "${schema}"."${table}" ORDER BY ${order}`)
       .raw(true)
       .safeIntegers(true)
       .iterate() as IterableIterator<unknown[]>;
     for (const row of rows) {
-      feed(hash, 'text', '\u001e');
-      for (let i = 0; i < row.length; i += 2) feed(hash, String(row[i]), row[i + 1]);
+      let line = 'R';
+      for (const value of row) line += encode(value);
+      add(line);
     }
   }
+  hash.update(pending, 'utf8');
   return hash.digest('hex');
 }

@@ -13,7 +13,7 @@ import type { Db } from '../db/types';
 import { USER_DATA_MIGRATIONS } from '../db/user/migrations/migrations';
 import { adoptListedStore } from '../db/user/stores';
 import { digestMismatch, STORE_LIST_VERSION, unfit, type BackupInfo } from './backup-file';
-import { contentDigest, userShape } from './contents';
+import { checkRows, contentDigest, UnfitBackup, userShape } from './contents';
 import {
   clearJournal,
   makeMoves,
@@ -108,6 +108,14 @@ function buildUserFile(info: BackupInfo, target: string): void {
         ).run(known);
       }
     })();
+    // What the restore uses is this copy: its rows are checked, and its digest, not the file's again
+    // (which may have changed since it was read).
+    try {
+      checkRows(db, info.schemaVersion, 'user');
+    } catch (error) {
+      if (error instanceof UnfitBackup) throw unfit(info.file, error.message);
+      throw error;
+    }
     if (info.digest !== null && contentDigest(db, info.schemaVersion, 'user') !== info.digest)
       throw digestMismatch(info.file);
     db.exec('DETACH DATABASE backup');
