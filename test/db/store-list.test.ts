@@ -63,11 +63,16 @@ function folderOfLayout9(): void {
     `INSERT INTO user.outbox (store_id, kind, record_id, changes_json, base_json, created_at, updated_at)
      VALUES (?, 'tag', 'local-tag', '{"name":"Kept"}', '{}', ?, ?)`,
   ).run(ACME, AT, AT);
+  // A create left by a store the list no longer has: nowhere to copy it to, and no reason to stop a start.
+  db.prepare(
+    `INSERT INTO user.outbox (store_id, kind, record_id, changes_json, base_json, created_at, updated_at)
+     VALUES ('gone-store', 'tag', 'local-tag-2', '{"name":"Orphan"}', '{}', ?, ?)`,
+  ).run(AT, AT);
   expect(Number(db.pragma('user.user_version', { simple: true }))).toBe(9);
   db.close();
 }
 
-it("migrates a user file of layout 9 keeping every row, takes the cache's list under the same ids, and keeps them when the cache is lost", async () => {
+it("migrates a user file of layout 9 keeping every row, takes the cache's list under the same ids, and keeps them when the cache is lost (an orphan create of a store no longer listed stopping no start)", async () => {
   folderOfLayout9();
   const user = join(dir.path, USER_DATA_FILE);
   const before = tableRows(user);
