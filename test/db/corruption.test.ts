@@ -65,7 +65,11 @@ it('starts on a damaged cache, says so, and a rebuild resyncs it without losing 
   const { storesKept } = await core.services.app.rebuildCache({});
   expect(storesKept).toBe(1);
   expect((await finished).outcome).toBe('ok');
-  expect(await core.services.app.cacheStatus({})).toEqual({ state: 'ok', problem: null });
+  expect(await core.services.app.cacheStatus({})).toEqual({
+    state: 'ok',
+    problem: null,
+    notice: null,
+  });
   expect(await allTestRows(core, storeId)).toHaveLength(20);
   await core.close();
 
@@ -89,7 +93,11 @@ it('does not take an emptied cache file for a new one', async () => {
 
 it('still starts a truly new data folder with an empty cache', async () => {
   const core = await start();
-  expect(await core.services.app.cacheStatus({})).toEqual({ state: 'ok', problem: null });
+  expect(await core.services.app.cacheStatus({})).toEqual({
+    state: 'ok',
+    problem: null,
+    notice: null,
+  });
   await core.close();
 });
 

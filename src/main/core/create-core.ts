@@ -19,7 +19,9 @@ import { openDatabase } from './db/open';
 import { orphanedKeyAccounts } from './db/cache/key-journal';
 import type { Db } from './db/types';
 import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
-import { replaceCache, salvageStores } from './rebuild';
+import { adoptSalvagedStores, replaceCache, salvageStores } from './rebuild';
+import { copyStoreList, listStoreRows } from './db/cache/stores';
+import { listedStores } from './db/user/stores';
 import { createMemorySecretStore, type SecretStore } from './secrets';
 import { createKeyRing } from './stores/keys';
 import { createDemoStore, type DemoStore } from './stores/demo';
@@ -65,7 +67,7 @@ import { writeExport } from './reports/export';
 import { writeFileAtomically } from './reports/write-file';
 import { readBackup, writeBackup, type BackupInfo } from './backup/backup-file';
 import { holdFolder, takeFolderAlone, type FolderHold } from './backup/folder-lock';
-import { stageRestore, swapIn, type RestoreSummary } from './backup/restore';
+import { recoverFolder, stageRestore, swapIn, type RestoreSummary } from './backup/restore';
 import { watchStores } from './stores/watch';
 
 export interface CoreDeps {
@@ -114,6 +116,11 @@ export interface CoreDeps {
   timers?: BackgroundTimers;
   /** The jitter of a back-off, 0..1 (Math.random by default). */
   random?: () => number;
+  /**
+   * Tests only: told each step of a restore's swap once it is made ('journal' written, 'renamed-N', the
+   * new files 'opened'), so a test can kill the process there and see the next start finish the restore.
+   */
+  onRestoreStep?: (step: string) => void;
 }
 
 export const DATABASE_FILE = 'splitbook.db';
@@ -125,9 +132,15 @@ export const USER_DATA_FILE = 'splitbook-user.db';
 export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? Date.now;
   const fetchImpl = deps.fetch ?? globalThis.fetch;
-  mkdirSync(deps.dataDir, { recursive: true });
+  // The user's data is theirs alone: a folder made here is readable by its owner only (its files 0600).
+  mkdirSync(deps.dataDir, { recursive: true, mode: 0o700 });
   const cacheFile = join(deps.dataDir, DATABASE_FILE);
   const userDataFile = join(deps.dataDir, USER_DATA_FILE);
+  // A restore cut short (the process killed between its renames) is finished or undone before anything
+  // is opened, and what it did is said to the user (cacheStatus' notice, the CLI's first line).
+  const recovered = recoverFolder(deps.dataDir, { cache: cacheFile, user: userDataFile });
+  // Told for the life of this core, or until a restore of its own replaces the data it speaks of.
+  let notice = recovered ? { title: recovered.title, detail: recovered.detail } : null;
 
   const listeners = new Set<CoreEventListener>();
   /** Store watches the hosts started (watchStores), stopped at close. */
@@ -136,7 +149,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     for (const listener of listeners) listener(event);
     // A sync that met a damaged cache makes the whole app say so and offer the rebuild.
     if (event.name === 'sync.finished' && event.payload.problem?.type === PROBLEM_TYPES.corrupt) {
-      cache = { state: 'corrupt', problem: event.payload.problem };
+      cache = { state: 'corrupt', problem: event.payload.problem, notice };
     }
     // Background syncs follow every sync's end (whoever started it), the settings and the stores.
     const current = assembled;
@@ -151,11 +164,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   /** Where the host stood (window painted, online), kept across a rebuilt cache. */
   let hostFlags: BackgroundFlags = { windowReady: false, online: true };
 
-  let cache: CacheStatus = { state: 'ok', problem: null };
+  let cache: CacheStatus = { state: 'ok', problem: null, notice };
   // Held while this core is open, so a restore never swaps the files under it (backup/folder-lock.ts).
   let folder: FolderHold = holdFolder(deps.dataDir);
-  // A crash, a kill or a power cut since the last start: check before reading, as a damaged page is likelier.
-  const checkLater = deps.integrityCheck === 'background' && !endedUncleanly(deps.dataDir);
+  // A crash, a kill or a power cut since the last start: check before reading, as a damaged page is
+  // likelier. Asked at every start, so the marks of killed processes are removed whatever the host.
+  const unclean = endedUncleanly(deps.dataDir);
+  const checkLater = deps.integrityCheck === 'background' && !unclean;
   const unmark = markRunning(deps.dataDir);
   let db: Db;
   try {
@@ -169,10 +184,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   /** Opens the folder's files (at start, and again after a restore that did not happen); sets `cache`. */
   function openCache(quickCheck: boolean): Db {
     let opened: Db;
-    cache = { state: 'ok', problem: null };
+    cache = { state: 'ok', problem: null, notice };
     try {
       opened = openDatabase(cacheFile, { userDataFile, quickCheck });
-      if (opened.readonly) cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir) };
+      if (opened.readonly)
+        cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir), notice };
     } catch (error) {
       if (storageFailure(error) !== 'corrupt') throw error;
       // A damaged cache does not stop the app: it starts on an empty stand-in (the user's own file
@@ -180,8 +196,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       cache = {
         state: 'corrupt',
         problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
+        notice,
       };
-      return openDatabase(':memory:', { userDataFile });
+      return standIn();
     }
 
     if (cache.state === 'ok') {
@@ -195,11 +212,23 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         cache = {
           state: 'corrupt',
           problem: error instanceof ProblemError ? error.problem : CORRUPT_CACHE,
+          notice,
         };
-        return openDatabase(':memory:', { userDataFile });
+        return standIn();
       }
     }
     return opened;
+  }
+
+  /**
+   * An empty cache in memory in place of a damaged one, listing the user file's stores (their notes and
+   * edits stay in view); a list still empty takes what the damaged file's stores table gives.
+   */
+  function standIn(): Db {
+    const memory = openDatabase(':memory:', { userDataFile });
+    adoptSalvagedStores(memory, salvageStores(null, cacheFile));
+    copyStoreList(memory);
+    return memory;
   }
 
   const keys = createKeyRing(deps.secrets, createMemorySecretStore());
@@ -363,6 +392,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       cache = {
         state: 'corrupt',
         problem: { ...CORRUPT_CACHE, detail: `${CORRUPT_CACHE.detail} (${result.detail})` },
+        notice,
       };
       emit({ name: 'stores.changed', payload: {} });
     });
@@ -378,16 +408,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     assembled = null;
     parts.refresh.stop();
     await parts.engine.close();
-    const kept = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
+    const salvaged = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
     db.close();
-    db = replaceCache(cacheFile, userDataFile, kept, new Date(clock()));
-    cache = { state: 'ok', problem: null };
+    db = replaceCache(cacheFile, userDataFile, salvaged, new Date(clock()));
+    cache = { state: 'ok', problem: null, notice };
     prepare(db, clock);
     parts = assemble(db);
     assembled = parts;
     emit({ name: 'stores.changed', payload: {} });
     await parts.services.sync.startAll({});
-    return { storesKept: kept.length };
+    return { storesKept: listStoreRows(db).length };
   }
 
   /** The user's data and the store list as one file, written while the app runs (backup/backup-file.ts). */
@@ -399,8 +429,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         'Nothing to back up',
         `${userDataFile} cannot be opened here, so there is no data of yours to copy.`,
       );
-    const stores = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
-    return writeBackup(db, resolve(out), stores, {
+    return writeBackup(db, resolve(out), {
       appVersion: deps.version,
       now: new Date(clock()),
     });
@@ -413,12 +442,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
    */
   async function restore(file: string): Promise<RestoreSummary> {
     if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
-    const info = readBackup(resolve(file));
+    // Everything but the digest, which the restore checks on the copy it builds and uses.
+    const info = readBackup(resolve(file), 'before-copy');
     const now = new Date(clock());
     const stamp = now.toISOString().replace(/[:.]/g, '-');
     const live = { cache: cacheFile, user: userDataFile };
     const listed = new Set(info.stores.map((store) => store.id));
-    const left = salvageStores(db.name === ':memory:' ? null : db, cacheFile)
+    const left = listedStores(db)
       .filter((store) => !listed.has(store.id))
       .map((store) => store.name);
     const staged = await stageRestore(info, live, stamp);
@@ -437,7 +467,15 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     try {
       alone = takeFolderAlone(deps.dataDir);
       if (alone) {
-        const swap = swapIn(staged, live, previous);
+        const step = deps.onRestoreStep;
+        const swap = swapIn(
+          deps.dataDir,
+          staged,
+          live,
+          previous,
+          { backup: info.file, backupCreatedAt: info.createdAt, startedAt: now.toISOString() },
+          step,
+        );
         let opened: Db | null = null;
         try {
           opened = openDatabase(cacheFile, { userDataFile, quickCheck: false });
@@ -447,8 +485,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           swap.rollBack();
           throw error;
         }
+        step?.('opened');
+        swap.finish();
         db = opened;
-        cache = { state: 'ok', problem: null };
+        notice = null;
+        cache = { state: 'ok', problem: null, notice };
         restored = true;
       }
     } finally {
@@ -535,9 +576,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
 
 /** What a writable cache needs once opened, before any service reads it. */
 function prepare(db: Db, clock: () => number): void {
-  // Both read, then write. Begun IMMEDIATE, a start beside another process's sync (the CLI while the app
-  // syncs) waits its turn on busy_timeout; a deferred one failed at once with "database is locked"
-  // whenever the sync committed between its read and its first write.
+  // The cache's stores are the user file's list (a lost or rebuilt cache gets them back, same ids), made
+  // so before anything that hangs off a store is written. Each step reads, then writes. Begun IMMEDIATE,
+  // a start beside another process's sync (the CLI while the app syncs) waits its turn on busy_timeout;
+  // a deferred one failed at once with "database is locked" whenever the sync committed between its read
+  // and its first write.
+  db.transaction(() => copyStoreList(db)).immediate();
   // Results cached before alerts were stored on tests (cache migration 7) get theirs once, here.
   db.transaction(() => backfillAlerts(db)).immediate();
   // The outbox is the source of truth for unsent work: a crash between its write and the cache's is

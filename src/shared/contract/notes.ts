@@ -4,6 +4,7 @@ import { method, StoreId, StoreInput } from './common';
 import { TestRef } from './tests';
 
 export const MAX_NOTE_LENGTH = 20_000;
+export const MAX_ANNOTATION_LENGTH = 200;
 
 export const Note = z.object({ body: z.string(), updatedAt: z.string().nullable() });
 export type Note = z.infer<typeof Note>;
@@ -23,7 +24,11 @@ export const notes = {
   set: method(TestRef.extend({ body: z.string().max(MAX_NOTE_LENGTH) }), Note),
   annotations: method(StoreInput, z.array(Annotation)),
   addAnnotation: method(
-    z.object({ storeId: StoreId, day: z.iso.date(), label: z.string().trim().min(1).max(200) }),
+    z.object({
+      storeId: StoreId,
+      day: z.iso.date(),
+      label: z.string().trim().min(1).max(MAX_ANNOTATION_LENGTH),
+    }),
     Annotation,
   ),
   removeAnnotation: method(

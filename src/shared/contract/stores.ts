@@ -47,13 +47,17 @@ export const StoreSummary = z.object({
 });
 export type StoreSummary = z.infer<typeof StoreSummary>;
 
+/** What a store's name and address may be, as typed. */
+export const MAX_STORE_NAME_LENGTH = 100;
+export const MAX_BASE_URL_LENGTH = 500;
+
 export const AddStoreInput = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100),
+  name: z.string().trim().min(1, 'Name is required').max(MAX_STORE_NAME_LENGTH),
   baseUrl: z
     .string()
     .trim()
     .min(1, 'API base URL is required')
-    .max(500)
+    .max(MAX_BASE_URL_LENGTH)
     .pipe(
       z.url({
         protocol: /^https?$/,
@@ -71,7 +75,10 @@ export const stores = {
   list: method(Empty, z.array(StoreSummary)),
   add: method(AddStoreInput, StoreSummary),
   openDemo: method(Empty, StoreSummary),
-  rename: method(StoreInput.extend({ name: z.string().trim().min(1).max(100) }), StoreSummary),
+  rename: method(
+    StoreInput.extend({ name: z.string().trim().min(1).max(MAX_STORE_NAME_LENGTH) }),
+    StoreSummary,
+  ),
   /**
    * Replaces a store's key and syncs with it. A key whose listing shares no test with the store's
    * cache reads another store: refused with a 'different-store' problem unless `onDifferentStore` is

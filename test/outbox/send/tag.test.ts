@@ -1,5 +1,7 @@
 // The tag sender against the simulated store over HTTP: a tag created here is sent once, its id given to
-// the edits naming it; after a lost answer it is recognised by a synced test or its 409, never guessed.
+// the edits naming it; after a lost answer it is recognised by a synced test or its 409, never guessed. A
+// 409 names the store's one tag of that name (names are unique whatever their case): its id is read from
+// the tests the store lists, so an old backup's tag sent since goes on with the edits using it (issue 46, 7).
 import { describe, expect, it } from 'vitest';
 import { tagById } from '#core/outbox/local-copies';
 import { TAG_ID_UNKNOWN } from '#core/outbox/model';
@@ -63,13 +65,59 @@ describe('sending a tag', () => {
     expect(tagById(store.db, STORE, id)?.name).toBe('Made offline');
   });
 
-  it("fails on the store's 409 for a tag never sent before: someone else's tag", async () => {
+  it("fails, saying what to do, on the store's 409 for a tag never sent before that no listed test carries", async () => {
     const store = await servedStore();
     await store.elsewhere('POST', '/tags', { name: 'Taken' });
     create(store, 'taken');
     expect(await sendTag(store.send(), pending(store))).toBe('failed');
-    expect(pending(store)).toMatchObject({ state: 'failed', problem: { status: 409 } });
+    expect(pending(store)).toMatchObject({
+      state: 'failed',
+      problem: { status: 409, title: 'The store already has a tag named “taken”' },
+    });
+    expect(pending(store).problem?.detail).toMatch(
+      /none of the store's tests carries this one, so Splitbook cannot learn its id .*rename this tag, or discard it/,
+    );
+    // Every page of the listing was read for it.
+    expect(
+      store.requests.filter((r) => r.method === 'GET' && r.path === '/tests').length,
+    ).toBeGreaterThan(0);
   });
+
+  for (const attempted of [false, true]) {
+    it(`takes the id of the store's tag of that name from a listed test on a 409 (${attempted ? 'a tag sent before, its answer lost' : "an old backup's tag, sent since"}), and the edits using it go on`, async () => {
+      const store = await servedStore();
+      const test = testWith(store, LAUNCHED);
+      // The store made the tag and put it on a test since the cache was synced.
+      const made = (await (
+        await store.elsewhere('POST', '/tags', { name: 'Seasonal' })
+      ).json()) as { id: string };
+      await store.elsewhere('PATCH', `/tests/${test.id}`, {
+        tagIds: [...test.tags.map((t) => t.id), made.id],
+      });
+      create(store, 'SEASONAL', attempted);
+      recordEdit(
+        store.db,
+        {
+          storeId: STORE,
+          kind: 'test',
+          recordId: test.id,
+          server: test,
+          changes: { tagIds: [...test.tags.map((t) => t.id), LOCAL] },
+          base: { tagIds: test.tags.map((t) => t.id) },
+          baseUpdatedAt: test.updatedAt,
+        },
+        NOW,
+      );
+      expect(await sendTag(store.send(), pending(store))).toBe('sent');
+      expect(store.snapshot().tags.filter((t) => t.name.toLowerCase() === 'seasonal')).toHaveLength(
+        1,
+      );
+      expect(outboxRows(store.db, STORE).map((r) => [r.kind, r.state, r.changes])).toEqual([
+        ['test', 'queued', { tagIds: [...test.tags.map((t) => t.id), made.id] }],
+      ]);
+      expect(tagById(store.db, STORE, made.id)?.name).toBe('SEASONAL');
+    });
+  }
 
   it('waits, saying why, when a tag sent before gets a 409 and no synced test shows its id', async () => {
     const store = await servedStore();

@@ -37,7 +37,9 @@ export function checkIntegrityInBackground(file: string): Promise<IntegrityResul
   return new Promise((resolve) => {
     const worker = new Worker(CHECKER, { eval: true, workerData: { file, driver } });
     worker.once('message', (message: { ok: boolean; detail?: string }) => {
-      resolve(message.ok ? { ok: true } : { ok: false, detail: message.detail ?? 'quick_check failed' });
+      resolve(
+        message.ok ? { ok: true } : { ok: false, detail: message.detail ?? 'quick_check failed' },
+      );
     });
     worker.once('error', () => resolve({ ok: true }));
     worker.once('exit', () => resolve({ ok: true }));
@@ -85,7 +87,7 @@ export function endedUncleanly(dataDir: string): boolean {
 export function markRunning(dataDir: string): () => void {
   const file = join(dataDir, `${MARKER_PREFIX}${process.pid}.${randomBytes(4).toString('hex')}`);
   try {
-    writeFileSync(file, '', { flag: 'wx' });
+    writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
   } catch {
     // A read-only folder: nothing to mark, nothing is written there anyway.
     return () => undefined;

@@ -1,6 +1,6 @@
 // Opens (or creates) the cache file and attaches the user's own data file to the same connection:
 // connection settings, migrations of both, and plain words when a file is unusable.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError, problem } from '#shared/problem';
@@ -53,8 +53,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   }
   let db: Db | null = null;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    // Before the WAL exists: SQLite gives a database's -wal and -shm the mode of the database itself.
+    ownerOnly(file);
     // WAL lets the UI read while a sync writes; NORMAL is durable enough in WAL (a power
     // cut may lose the last commits, never corrupt), and the cache can always be re-synced.
     db.pragma('journal_mode = WAL');
@@ -173,8 +175,25 @@ function addFunctions(db: Db): void {
   );
 }
 
+/**
+ * A data file readable and writable by its owner only (0600), with any -wal and -shm already beside it:
+ * the user's notes and edits, and what the stores sent, are nobody else's. Left as it is where the mode
+ * cannot be changed (another owner's file, a file system without modes).
+ */
+function ownerOnly(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  for (const part of ['', '-wal', '-shm']) {
+    try {
+      if (existsSync(file + part)) chmodSync(file + part, 0o600);
+    } catch {
+      // Not ours to change: SQLite's own open said whether it can be used.
+    }
+  }
+}
+
 function attachUserData(db: Db, file: string): void {
   db.prepare('ATTACH DATABASE ? AS user').run(file);
+  ownerOnly(file);
   db.pragma('user.journal_mode = WAL');
   // FULL: the user's own work must survive a power cut, not only a crash (NORMAL in WAL may lose
   // the last commits on power loss). Its writes are few and small, so the extra fsync costs nothing felt.

@@ -1,6 +1,7 @@
 // The rebase: the cache's copy of a record with unsent edits is always "server copy + pending edits",
 // rebuilt at core start, after each pulled page and list, after every edit and once a create is settled.
 import { Campaign, Test, type CustomAudience } from '#shared/api/index';
+import { getStoreRow } from '../db/cache/stores';
 import type { Db } from '../db/types';
 import {
   applyCampaignChanges,
@@ -89,14 +90,26 @@ export function localAudience(record: PendingRecord): CustomAudience {
   return { id: record.recordId, name: String(record.changes.name ?? ''), rules };
 }
 
-/** Every record with pending edits (and every stale server copy) of a store, or of all stores. */
+/**
+ * Every record with pending edits (and every stale server copy) of a store, or of all stores. Records of a
+ * store the cache does not list (an outbox row left by a store no longer there) have nowhere to be copied
+ * to and are left as they are: the user's file never depends on a cache row existing.
+ */
 export function rebaseAll(db: Db, storeId: string | null, now: string): void {
+  const listed = new Map<string, boolean>();
+  const inCache = (id: string) => {
+    let known = listed.get(id);
+    if (known === undefined) listed.set(id, (known = getStoreRow(db, id) !== null));
+    return known;
+  };
   db.transaction(() => {
     for (const record of pendingRecords(db, storeId))
-      rebaseRecord(db, record.storeId, record.kind, record.recordId, now);
+      if (inCache(record.storeId))
+        rebaseRecord(db, record.storeId, record.kind, record.recordId, now);
     for (const orphan of orphanServerCopies(db)) {
       if (storeId !== null && orphan.storeId !== storeId) continue;
-      rebaseRecord(db, orphan.storeId, orphan.kind, orphan.recordId, now);
+      if (inCache(orphan.storeId))
+        rebaseRecord(db, orphan.storeId, orphan.kind, orphan.recordId, now);
     }
   })();
 }

@@ -51,6 +51,10 @@ export async function runCli(
       ? await readApiKey(`API key for ${values.name ?? 'the store'}: `)
       : '';
     core = await openCore(values['data-dir']);
+    // What the start did to the folder (a restore cut short, finished or undone) is said first, on
+    // standard error, so a command's own output (CSV on standard output) stays as it is.
+    const { notice } = await core.services.app.cacheStatus({});
+    if (notice) io.err(`${notice.title}: ${notice.detail}`);
     // A store named by id or by its exact name, the same way for every command.
     const storeId = values.store === undefined ? null : await resolveStoreArg(core, values.store);
     return await entry.run({ core, io, storeId, values, extra, apiKey });

@@ -30,9 +30,10 @@ export function readWindowState(file: string): WindowState | null {
 
 /** Written to a temporary file and renamed, so a crash mid-write never leaves half a file. */
 export function writeWindowState(file: string, state: WindowState): void {
-  mkdirSync(dirname(file), { recursive: true });
+  // In the data folder, as the user's own files are: the owner's alone.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state)}\n`);
+  writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
 }
 

@@ -241,9 +241,9 @@ export function decisionBasis(
   return { settings, plannedFrom, changes, key: `${DECISION_RULES_VERSION}:${hash}` };
 }
 
-/** Whether the user's file has the settings history (user-data migration 10). */
+/** Whether the user's file has the settings history (user-data migration 11). */
 function hasHistory(db: Db): boolean {
-  return hasUserData(db) && schemaVersion(db, 'user') >= 10;
+  return hasUserData(db) && schemaVersion(db, 'user') >= 11;
 }
 
 /** The history rows of the global settings and of one store's, oldest first. */

@@ -1,8 +1,15 @@
-// The stores table: the stores the user added, their order and how their last sync ended. Never their keys.
+// The cache's stores table: a copy of the user file's list (db/user/stores.ts) that the cache's rows hang
+// off, with how each store's last sync ended and the pace its API allowed. Never their keys.
 import { StoreSummary, SyncOutcome } from '#shared/contract/index';
 import { Problem } from '#shared/problem';
 import { statement } from '../statements';
 import type { Db, NewStore, StoreCounts, StorePatch, StoreRow, SyncOutcomeRecord } from '../types';
+import {
+  deleteListedStore,
+  hasStoreList,
+  saveListedStore,
+  updateListedStore,
+} from '../user/stores';
 
 type StoreDbRow = {
   id: string;
@@ -45,29 +52,68 @@ const COUNT_STORE = `
     (SELECT count(*) FROM tests WHERE store_id = @id AND removed = 1) AS removed,
     (SELECT count(*) FROM set_aside WHERE store_id = @id) AS setAside`;
 
-/** Adds a store; without a position it goes last. */
+// The copy made from the user's list: what the user made of each store copied, a row written only when
+// it differs (so another process's watch sees no change where there is none).
+const DELETE_UNLISTED = `DELETE FROM main.stores WHERE id NOT IN (SELECT id FROM user.stores)`;
+const COPY_LISTED = `
+  INSERT INTO main.stores (id, name, base_url, kind, key_storage, created_at, position)
+  SELECT id, name, base_url, kind, key_storage, created_at, position FROM user.stores WHERE true
+  ON CONFLICT (id) DO UPDATE SET
+    name = excluded.name, base_url = excluded.base_url, kind = excluded.kind,
+    key_storage = excluded.key_storage, created_at = excluded.created_at, position = excluded.position
+  WHERE stores.name IS NOT excluded.name OR stores.base_url IS NOT excluded.base_url
+     OR stores.kind IS NOT excluded.kind OR stores.key_storage IS NOT excluded.key_storage
+     OR stores.created_at IS NOT excluded.created_at OR stores.position IS NOT excluded.position`;
+
+/**
+ * Adds a store; without a position it goes last. With the user's file attached it is listed there too,
+ * in the same transaction: the list is the user's, the cache's row its copy.
+ */
 export function insertStore(db: Db, store: NewStore): StoreRow {
-  statement(db, INSERT_STORE).run({ ...store, position: store.position ?? null });
-  const row = getStoreRow(db, store.id);
-  if (!row) throw new Error(`Store ${store.id} vanished right after it was inserted`);
-  return row;
+  return db.transaction(() => {
+    statement(db, INSERT_STORE).run({ ...store, position: store.position ?? null });
+    const row = getStoreRow(db, store.id);
+    if (!row) throw new Error(`Store ${store.id} vanished right after it was inserted`);
+    if (hasStoreList(db)) saveListedStore(db, row);
+    return row;
+  })();
 }
 
-/** Changes the given fields; returns the updated store, or null when there is no such store. */
+/** Changes the given fields (in the user's list too); returns the updated store, or null when there is none. */
 export function updateStore(db: Db, id: string, patch: StorePatch): StoreRow | null {
-  statement(db, UPDATE_STORE).run({
-    id,
-    name: patch.name ?? null,
-    baseUrl: patch.baseUrl ?? null,
-    keyStorage: patch.keyStorage ?? null,
-    position: patch.position ?? null,
-  });
-  return getStoreRow(db, id);
+  return db.transaction(() => {
+    statement(db, UPDATE_STORE).run({
+      id,
+      name: patch.name ?? null,
+      baseUrl: patch.baseUrl ?? null,
+      keyStorage: patch.keyStorage ?? null,
+      position: patch.position ?? null,
+    });
+    if (hasStoreList(db)) updateListedStore(db, id, patch);
+    return getStoreRow(db, id);
+  })();
 }
 
-/** Deletes a store and, by cascade, everything cached for it (search index included). */
+/** Deletes a store from the user's list and, by cascade, everything cached for it (search index included). */
 export function deleteStore(db: Db, id: string): boolean {
-  return statement(db, DELETE_STORE).run(id).changes > 0;
+  return db.transaction(() => {
+    if (hasStoreList(db)) deleteListedStore(db, id);
+    return statement(db, DELETE_STORE).run(id).changes > 0;
+  })();
+}
+
+/**
+ * Makes the cache's stores those the user's file lists, at every start and after a rebuild or restore:
+ * missing ones inserted (their sync state starts afresh), what the user made of each copied, and ones the
+ * list no longer has deleted with everything cached of them. Nothing is written when the two agree. A
+ * cache without the user's list (a bare cache, an older file opened read-only) is left as it is.
+ */
+export function copyStoreList(db: Db): void {
+  if (!hasStoreList(db)) return;
+  db.transaction(() => {
+    statement(db, DELETE_UNLISTED).run();
+    statement(db, COPY_LISTED).run();
+  })();
 }
 
 /**

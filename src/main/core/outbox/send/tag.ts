@@ -1,5 +1,9 @@
-// Sends a tag created here. Tags cannot be listed, so a create that may have gone through is recognised by
-// a synced test carrying its name, or by the store's 409 on sending it again; its id is never guessed.
+// Sends a tag created here. Tags cannot be listed, but names are unique in a store whatever their case, so
+// a 409 names one tag: it is found on the tests the store lists (each carries its tags) and its id taken,
+// and the edits using it go on. A create that may have gone through is first looked for on a synced test.
+// An id is never guessed.
+import { appProblem, type Problem } from '#shared/problem';
+import type { Tag } from '#shared/api/index';
 import { TAG_ID_UNKNOWN, type PendingRecord } from '../model';
 import { tagsNamed } from '../local-copies';
 import { pendingIds } from '../store';
@@ -13,6 +17,34 @@ import {
   type SendContext,
   type SendOutcome,
 } from './context';
+
+/** Names as the API compares them: case-insensitively. */
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The store's tag of this name, from the tests it lists: the whole listing, a page at a time, stopping
+ * at the first test that carries it. Null when none does (the tag exists on no test).
+ */
+async function tagInListing(ctx: SendContext, name: string): Promise<Tag | null> {
+  for await (const page of ctx.client.walkTests({ signal: ctx.signal })) {
+    ctx.counted();
+    for (const test of page.items) {
+      const tag = test.tags.find((t) => sameName(t.name, name));
+      if (tag) return tag;
+    }
+  }
+  return null;
+}
+
+/** A 409 whose tag no listed test carries: what the user can do about it. */
+function onNoTest(name: string, refusal: Problem): Problem {
+  return appProblem(
+    'conflict',
+    409,
+    `The store already has a tag named “${name}”`,
+    `${refusal.detail ? `${refusal.detail} ` : ''}Tag names are unique in a store whatever their case, and none of the store's tests carries this one, so Splitbook cannot learn its id (the API cannot list tags). Put the tag on a test in the store's admin and retry, rename this tag, or discard it to send the edits using it without it.`,
+  );
+}
 
 export async function sendTag(ctx: SendContext, record: PendingRecord): Promise<SendOutcome> {
   const name = String(record.changes.name ?? '');
@@ -34,14 +66,15 @@ export async function sendTag(ctx: SendContext, record: PendingRecord): Promise<
     return confirmCreate(ctx, record, { id });
   } catch (error) {
     if (statusOf(error) !== 409) throw error;
-    const existing = known();
+    // The store has a tag of this name (ours from an attempt whose answer was lost, one made in an old
+    // backup's time, or someone else's): the one tag the user means. Its id is on the tests carrying it.
+    const existing = known() ?? (await tagInListing(ctx, name));
     if (existing) return confirmCreate(ctx, record, { id: existing.id });
-    // Ours, probably, from an attempt whose answer was lost: wait to learn its id.
+    // Ours, probably, from an attempt whose answer was lost, on no test yet: wait to learn its id.
     if (record.attemptedAt !== null) {
       setRecord(ctx, record, { state: 'waiting', note: TAG_ID_UNKNOWN, problem: problemOf(error) });
       return 'waiting';
     }
-    // Never attempted before: someone else's tag.
-    return failRecord(ctx, record, problemOf(error));
+    return failRecord(ctx, record, onNoTest(name, problemOf(error)));
   }
 }

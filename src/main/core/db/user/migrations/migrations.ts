@@ -11,7 +11,8 @@ import { userMigration006 } from './006-takeaways';
 import { userMigration007 } from './007-sent-edits';
 import { userMigration008 } from './008-review-ends';
 import { userMigration009 } from './009-change-nets';
-import { userMigration010 } from './010-decision-history';
+import { userMigration010 } from './010-stores';
+import { userMigration011 } from './011-decision-history';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -24,4 +25,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration008,
   userMigration009,
   userMigration010,
+  userMigration011,
 ];

@@ -1,4 +1,4 @@
-// User-data migration 10: the history of the decision settings (global and per store). Frozen once released.
+// User-data migration 11: the history of the decision settings (global and per store). Frozen once released.
 import type { Migration } from '../../cache/migrations';
 
 /**
@@ -20,4 +20,4 @@ CREATE TABLE user.decision_history (
 CREATE INDEX user.decision_history_by_store ON decision_history (store_id, id);
 `;
 
-export const userMigration010: Migration = { version: 10, up: (db) => db.exec(SQL) };
+export const userMigration011: Migration = { version: 11, up: (db) => db.exec(SQL) };
