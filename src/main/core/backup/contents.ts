@@ -150,6 +150,7 @@ const JSON_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   test_state: ['state'],
   test_snapshots: ['state', 'changes'],
   decision_overrides: ['overrides'],
+  decision_history: ['before'],
   change_nets: ['first_from', 'last_to', 'mark_from'],
 };
 
