@@ -227,7 +227,8 @@ export function ensureStore(db: Db, id: string, createdBy: string | null, now: s
   if (count >= MAX_STORES) {
     throw new TeamServerError(`This team holds ${MAX_STORES} stores, the most it may.`);
   }
-  db.prepare('INSERT INTO stores (id, created_by, created_at) VALUES (?, ?, ?)').run(
+  // OR IGNORE: another process on the folder (a second instance) may record the same store meanwhile.
+  db.prepare('INSERT OR IGNORE INTO stores (id, created_by, created_at) VALUES (?, ?, ?)').run(
     id,
     createdBy,
     now,

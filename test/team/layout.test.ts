@@ -349,15 +349,13 @@ describe('the checker (what the server runs before it accepts an update)', () =>
     [
       "a deletion of someone else's comment",
       (doc: Y.Doc) =>
-        doc
-          .getMap(testRoot(T1))
-          .set('commentDeleted/c1', {
-            author: 'Alice',
-            postedAt: '2026-03-01T10:00:00.000Z',
-            by: 'Bob',
-            at: '2026-03-01T10:00:00.000Z',
-            rev: 0,
-          }),
+        doc.getMap(testRoot(T1)).set('commentDeleted/c1', {
+          author: 'Alice',
+          postedAt: '2026-03-01T10:00:00.000Z',
+          by: 'Bob',
+          at: '2026-03-01T10:00:00.000Z',
+          rev: 0,
+        }),
       'author did not write',
     ],
     [

@@ -190,6 +190,10 @@ export class Desktop {
   constructor(
     private url: string,
     private readonly token: string,
+    private readonly WebSocketClass: new (
+      url: string,
+      protocols?: string | string[],
+    ) => WebSocket = WebSocket,
   ) {}
 
   doc(name: string): Y.Doc {
@@ -207,7 +211,7 @@ export class Desktop {
     this.url = url;
     this.socket = new HocuspocusProviderWebsocket({
       url,
-      WebSocketPolyfill: WebSocket,
+      WebSocketPolyfill: this.WebSocketClass,
       delay: 100,
       minDelay: 100,
       maxDelay: 1000,
