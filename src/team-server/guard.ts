@@ -28,11 +28,30 @@ interface Mirror {
   doc: Y.Doc;
   /** Roots are found by identity; refilled from `doc.share` when a new root appears. */
   names: WeakMap<object, string>;
+  usedAt: number;
 }
+
+/** A mirror unused this long is dropped (a document being edited keeps its own; the others cost no memory). */
+const MIRROR_IDLE_MS = 30_000;
 
 export class UpdateGuard {
   private readonly mirrors = new Map<string, Mirror>();
   private readonly listeners = new Map<string, { doc: Y.Doc; listener: (u: Uint8Array) => void }>();
+  private readonly sweep = setInterval(() => {
+    const now = performance.now();
+    for (const [name, mirror] of this.mirrors) {
+      if (now - mirror.usedAt > MIRROR_IDLE_MS) this.dropMirror(name);
+    }
+  }, MIRROR_IDLE_MS / 3);
+
+  constructor() {
+    this.sweep.unref();
+  }
+
+  close(): void {
+    clearInterval(this.sweep);
+    for (const name of [...this.listeners.keys()]) this.forget(name);
+  }
 
   /** Follows a loaded document, so its mirror (when it has one) gets every update it gets. */
   follow(name: string, doc: Y.Doc): void {
@@ -72,7 +91,19 @@ export class UpdateGuard {
       throw new UpdateRefused('malformed-update', 'The update could not be read; it was refused.');
     }
     if (decoded.structs.length === 0 && decoded.ds.clients.size === 0) return; // nothing to change
-    const mirror = this.mirrorOf(name, doc);
+    // An empty document (a new store, or a lost folder being filled again) needs no mirror kept:
+    // its copy is checked on a document of its own and let go, so a refill holds no second copy.
+    const temporary = !this.mirrors.has(name) && doc.store.clients.size === 0;
+    const mirror = temporary ? this.newMirror(doc) : this.mirrorOf(name, doc);
+    try {
+      this.checkOn(name, mirror, update);
+    } finally {
+      if (temporary) mirror.doc.destroy();
+    }
+  }
+
+  private checkOn(name: string, mirror: Mirror, update: Uint8Array): void {
+    mirror.usedAt = performance.now();
     const changed: ChangedRoots = new Map();
     const collect = (transaction: Y.Transaction) => {
       for (const [type, keys] of transaction.changed) this.mark(mirror, type, keys, changed);
@@ -110,11 +141,16 @@ export class UpdateGuard {
     }
   }
 
+  private newMirror(doc: Y.Doc): Mirror {
+    const mirror: Mirror = { doc: new Y.Doc({ gc: true }), names: new WeakMap(), usedAt: 0 };
+    Y.applyUpdate(mirror.doc, Y.encodeStateAsUpdate(doc));
+    return mirror;
+  }
+
   private mirrorOf(name: string, doc: Y.Doc): Mirror {
     const existing = this.mirrors.get(name);
     if (existing) return existing;
-    const mirror: Mirror = { doc: new Y.Doc({ gc: true }), names: new WeakMap() };
-    Y.applyUpdate(mirror.doc, Y.encodeStateAsUpdate(doc));
+    const mirror = this.newMirror(doc);
     this.mirrors.set(name, mirror);
     return mirror;
   }

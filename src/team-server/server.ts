@@ -267,6 +267,7 @@ export async function startTeamServer(
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
         await hocuspocus.hooks('onDestroy', { instance: hocuspocus });
+        guard.close();
         for (const state of sockets) state.ws.terminate();
         server.closeAllConnections?.();
         db.close();

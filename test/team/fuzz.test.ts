@@ -1,8 +1,8 @@
 // Malformed, incomplete, off-layout and oversized updates thrown at the team server: each is refused, the document stays readable and unchanged; a flood is cut off.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { checkTeamDoc } from '#shared/team/check';
-import { noteRoot, testRoot } from '#shared/team/layout';
+import { TESTS_ROOT, noteRoot } from '#shared/team/layout';
 import { addComment, commentsOf, initTeamDoc, noteOf, setNote } from '#shared/team/store';
 import {
   Desktop,
@@ -21,6 +21,9 @@ import {
   rawClient,
   updateFrame,
 } from './wire';
+
+// Child processes (the server, its member commands under tsx) start slowly on a busy two-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const STORE = 'fuzzed-store';
 const TEST = 'test-1';
@@ -197,29 +200,29 @@ describe('the update guard', () => {
     ],
     [
       'a nested type in a record map',
-      (doc: Y.Doc) => doc.getMap(testRoot(TEST)).set('owner/Alice', new Y.Map()),
+      (doc: Y.Doc) => doc.getMap(TESTS_ROOT).set(`${TEST}/owner/Alice`, new Y.Map()),
       'not-in-layout',
     ],
     [
       "a record in another member's name",
       (doc: Y.Doc) =>
-        doc
-          .getMap(testRoot(TEST))
-          .set('owner/Bob', { value: 'Alice', by: 'Alice', at: '2026-03-01T10:00:00.000Z' }),
+        doc.getMap(TESTS_ROOT).set(`${TEST}/owner/Bob`, {
+          value: 'Alice',
+          by: 'Alice',
+          at: '2026-03-01T10:00:00.000Z',
+        }),
       'not-in-layout',
     ],
     [
       'a comment past its bound',
       (doc: Y.Doc) =>
-        doc
-          .getMap(testRoot(TEST))
-          .set('comment/x1', {
-            author: 'Alice',
-            at: '2026-03-01T10:00:00.000Z',
-            text: 'x'.repeat(5_001),
-            editedAt: null,
-            rev: 0,
-          }),
+        doc.getMap(TESTS_ROOT).set(`${TEST}/comment/x1`, {
+          author: 'Alice',
+          at: '2026-03-01T10:00:00.000Z',
+          text: 'x'.repeat(5_001),
+          editedAt: null,
+          rev: 0,
+        }),
       'not-in-layout',
     ],
   ])('refuses %s with a clear error, and applies none of it', async (_name, change, reason) => {

@@ -2,7 +2,7 @@
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import { checkTeamDoc } from '#shared/team/check';
-import { TEAM_LIMITS, noteRoot, testRoot } from '#shared/team/layout';
+import { TEAM_LIMITS, TESTS_ROOT, noteRoot } from '#shared/team/layout';
 import {
   addAnnotation,
   addComment,
@@ -223,7 +223,7 @@ describe('comments: a thread per test, each its author to edit and delete', () =
     const id = addComment(a, T1, 'secret-ish remark', alice('2026-03-01T10:00:00.000Z'));
     deleteComment(a, T1, id, alice('2026-03-01T10:01:00.000Z'));
     expect(commentsOf(a, T1)[0]).toMatchObject({ text: null, editOverridden: false });
-    expect(JSON.stringify(a.getMap(testRoot(T1)).toJSON())).not.toContain('secret-ish');
+    expect(JSON.stringify(a.getMap(TESTS_ROOT).toJSON())).not.toContain('secret-ish');
   });
 });
 
@@ -324,13 +324,13 @@ describe('the checker (what the server runs before it accepts an update)', () =>
     ],
     [
       'a nested type in a record map',
-      (doc: Y.Doc) => doc.getMap(testRoot(T1)).set('owner/Alice', new Y.Map()),
+      (doc: Y.Doc) => doc.getMap(TESTS_ROOT).set(`${T1}/owner/Alice`, new Y.Map()),
       'not a JSON record',
     ],
     [
       'a record that does not fit its schema',
       (doc: Y.Doc) =>
-        doc.getMap(testRoot(T1)).set('owner/Alice', { value: 42, by: 'Alice', at: 'now' }),
+        doc.getMap(TESTS_ROOT).set(`${T1}/owner/Alice`, { value: 42, by: 'Alice', at: 'now' }),
       'schema',
     ],
     [
@@ -342,14 +342,14 @@ describe('the checker (what the server runs before it accepts an update)', () =>
       "a record in another member's name",
       (doc: Y.Doc) =>
         doc
-          .getMap(testRoot(T1))
-          .set('owner/Alice', { value: 'Bob', by: 'Bob', at: '2026-03-01T10:00:00.000Z' }),
+          .getMap(TESTS_ROOT)
+          .set(`${T1}/owner/Alice`, { value: 'Bob', by: 'Bob', at: '2026-03-01T10:00:00.000Z' }),
       'not by the member',
     ],
     [
       "a deletion of someone else's comment",
       (doc: Y.Doc) =>
-        doc.getMap(testRoot(T1)).set('commentDeleted/c1', {
+        doc.getMap(TESTS_ROOT).set(`${T1}/commentDeleted/c1`, {
           author: 'Alice',
           postedAt: '2026-03-01T10:00:00.000Z',
           by: 'Bob',
@@ -374,8 +374,18 @@ describe('the checker (what the server runs before it accepts an update)', () =>
       'keyed entries',
     ],
     [
+      'a record key naming no test',
+      (doc: Y.Doc) =>
+        doc.getMap(TESTS_ROOT).set('not a test!/owner/Alice', {
+          value: 'Alice',
+          by: 'Alice',
+          at: '2026-03-01T10:00:00.000Z',
+        }),
+      'valid test id',
+    ],
+    [
       'list items in a record map',
-      (doc: Y.Doc) => doc.getArray(testRoot(T1)).insert(0, ['x']),
+      (doc: Y.Doc) => doc.getArray(TESTS_ROOT).insert(0, ['x']),
       'list items',
     ],
     [

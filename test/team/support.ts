@@ -242,7 +242,7 @@ export class Desktop {
 
   async waitSynced(
     names: string[] = [...this.providers.keys()],
-    timeoutMs = 10_000,
+    timeoutMs = 30_000,
   ): Promise<number> {
     return waitFor(
       () => names.every((name) => this.synced(name)),

@@ -1,6 +1,6 @@
 // Desktops and the team server over time: offline edits merged after a restart, a restart that loses nothing, a lost data folder refilled from a desktop, two instances behind one redis-server.
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkTeamDoc } from '#shared/team/check';
 import {
   addComment,
@@ -22,6 +22,9 @@ import {
   tempDir,
   waitFor,
 } from './support';
+
+// Child processes (the server, its member commands under tsx) start slowly on a busy two-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const STORE = 'team-store-1';
 const TEST = 'test-1';

@@ -1,6 +1,14 @@
 // The checker of a shared store's Y.Doc against its layout (layout.ts): what the server runs on a copy before it accepts an update.
 import * as Y from 'yjs';
-import { STORE_KEYS, TEAM_LIMITS, TEST_KEYS, keySchema, parseRootName, splitKey } from './layout';
+import {
+  STORE_KEYS,
+  TEAM_LIMITS,
+  TEST_KEYS,
+  keySchema,
+  parseRootName,
+  splitKey,
+  splitTestKey,
+} from './layout';
 
 export interface TeamProblem {
   root: string;
@@ -60,7 +68,7 @@ function checkText(text: Y.Text, kind: 'note' | 'takeaway', report: Report): voi
 
 function checkMap(
   map: Y.Map<unknown>,
-  kind: 'store' | 'test',
+  kind: 'store' | 'tests',
   keys: Set<string> | null,
   report: Report,
 ): void {
@@ -71,6 +79,9 @@ function checkMap(
     }
   }
   const kinds = kind === 'store' ? STORE_KEYS : TEST_KEYS;
+  /** Tests whose comments were added to, to count again. */
+  const commented = new Set<string>();
+  let annotated = keys === null;
   for (const key of keys ?? map._map.keys()) {
     const item = map._map.get(key);
     if (!item || item.deleted) continue; // a removed key is always allowed by the layout
@@ -78,7 +89,19 @@ function checkMap(
       report(key, 'holds a type, a document or binary data, not a JSON record');
       continue;
     }
-    const spec = keySchema(kinds, key);
+    let rest = key;
+    if (kind === 'tests') {
+      const split = splitTestKey(key);
+      if (!split) {
+        report(key, 'does not start with a valid test id and "/"');
+        continue;
+      }
+      rest = split.rest;
+      if (splitKey(rest).kind === 'comment') commented.add(split.testId);
+    } else if (splitKey(key).kind === 'annotation') {
+      annotated = true;
+    }
+    const spec = keySchema(kinds, rest);
     if ('problem' in spec) {
       report(key, spec.problem);
       continue;
@@ -89,7 +112,7 @@ function checkMap(
       continue;
     }
     const value = result.data as { by?: unknown; author?: unknown };
-    const { kind: keyKind } = splitKey(key);
+    const { kind: keyKind } = splitKey(rest);
     // A member's own key holds that member's record, and only an author deletes their comment.
     if (
       spec.suffix !== null &&
@@ -103,22 +126,29 @@ function checkMap(
       report(key, 'deletes a comment its author did not write');
     }
   }
-  if (keys === null || [...keys].some((key) => countedKind(kind, key))) {
-    const counted = kind === 'store' ? 'annotation' : 'comment';
-    const limit =
-      kind === 'store' ? TEAM_LIMITS.hard.annotations : TEAM_LIMITS.hard.commentsPerTest;
+  if (annotated) {
     let count = 0;
-    for (const key of map.keys()) if (splitKey(key).kind === counted) count += 1;
-    if (count > limit) report(null, `holds ${count} ${counted}s, over ${limit}`);
+    for (const key of map.keys()) if (splitKey(key).kind === 'annotation') count += 1;
+    const limit = TEAM_LIMITS.hard.annotations;
+    if (count > limit) report(null, `holds ${count} annotations, over ${limit}`);
+  }
+  if (commented.size > 0 || (keys === null && kind === 'tests')) {
+    const counts = new Map<string, number>();
+    for (const key of map.keys()) {
+      const split = splitTestKey(key);
+      if (!split || splitKey(split.rest).kind !== 'comment') continue;
+      if (keys !== null && !commented.has(split.testId)) continue;
+      counts.set(split.testId, (counts.get(split.testId) ?? 0) + 1);
+    }
+    const limit = TEAM_LIMITS.hard.commentsPerTest;
+    for (const [testId, count] of counts) {
+      if (count > limit) report(null, `holds ${count} comments on ${testId}, over ${limit}`);
+    }
   }
 }
 
 function isMemberKey(kinds: Record<string, { suffix: string }>, keyKind: string): boolean {
   return kinds[keyKind]?.suffix === 'member';
-}
-
-function countedKind(kind: 'store' | 'test', key: string): boolean {
-  return splitKey(key).kind === (kind === 'store' ? 'annotation' : 'comment');
 }
 
 /** The name of a root type of `doc`, for mapping a transaction's changed types to roots. */

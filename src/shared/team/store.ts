@@ -32,7 +32,9 @@ import {
   parseRootName,
   splitKey,
   takeawayRoot,
-  testRoot,
+  testKeyPrefix,
+  splitTestKey,
+  TESTS_ROOT,
   MemberName as MemberNameSchema,
   Instant,
   TeamTestId,
@@ -76,8 +78,85 @@ function parsed<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> | nu
   return result.success ? result.data : null;
 }
 
-const storeMap = (doc: Y.Doc) => doc.getMap<unknown>(STORE_ROOT);
-const testMap = (doc: Y.Doc, testId: string) => doc.getMap<unknown>(testRoot(testId));
+/** One map's records under a prefix: the store map whole, or one test's keys of the tests map. */
+interface Records {
+  get(key: string): unknown;
+  has(key: string): boolean;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+  entries(): Iterable<[string, unknown]>;
+}
+
+function records(map: Y.Map<unknown>, prefix: string): Records {
+  return {
+    get: (key) => map.get(prefix + key),
+    has: (key) => map.has(prefix + key),
+    set: (key, value) => void map.set(prefix + key, value),
+    delete: (key) => map.delete(prefix + key),
+    *entries() {
+      for (const [key, value] of map.entries()) {
+        if (key.startsWith(prefix)) yield [key.slice(prefix.length), value];
+      }
+    },
+  };
+}
+
+/**
+ * The keys of the tests map by test, so a test's records are found without walking every test's
+ * (a write of one owner would otherwise cost the whole map). Kept by the writes made here at once,
+ * and by an observer for the changes that arrive from others (each a transaction of its own).
+ */
+const testIndexes = new WeakMap<Y.Map<unknown>, Map<string, Set<string>>>();
+
+function testIndex(map: Y.Map<unknown>): Map<string, Set<string>> {
+  const existing = testIndexes.get(map);
+  if (existing) return existing;
+  const index = new Map<string, Set<string>>();
+  const follow = (key: string) => {
+    const split = splitTestKey(key);
+    if (!split) return;
+    if (map.has(key)) {
+      const keys = index.get(split.testId) ?? new Set<string>();
+      keys.add(key);
+      index.set(split.testId, keys);
+    } else {
+      index.get(split.testId)?.delete(key);
+    }
+  };
+  for (const key of map.keys()) follow(key);
+  map.observe((event) => {
+    for (const key of event.keysChanged) follow(key);
+  });
+  testIndexes.set(map, index);
+  return index;
+}
+
+function testRecords(map: Y.Map<unknown>, testId: string): Records {
+  const index = testIndex(map);
+  const prefix = testKeyPrefix(testId);
+  const keysOf = () => index.get(testId) ?? new Set<string>();
+  return {
+    get: (key) => map.get(prefix + key),
+    has: (key) => map.has(prefix + key),
+    set: (key, value) => {
+      map.set(prefix + key, value);
+      index.set(testId, keysOf().add(prefix + key));
+    },
+    delete: (key) => {
+      map.delete(prefix + key);
+      keysOf().delete(prefix + key);
+    },
+    *entries() {
+      for (const key of [...keysOf()]) {
+        if (map.has(key)) yield [key.slice(prefix.length), map.get(key)];
+      }
+    },
+  };
+}
+
+const storeMap = (doc: Y.Doc) => records(doc.getMap<unknown>(STORE_ROOT), '');
+const testMap = (doc: Y.Doc, testId: string) =>
+  testRecords(doc.getMap<unknown>(TESTS_ROOT), testId);
 
 // ---------- the document ----------
 
@@ -97,28 +176,26 @@ export function teamTestIds(doc: Y.Doc): string[] {
   const ids = new Set<string>();
   for (const name of doc.share.keys()) {
     const root = parseRootName(name);
-    if (root && root.kind !== 'store') ids.add(root.testId);
+    if (root && 'testId' in root) ids.add(root.testId);
+  }
+  for (const key of doc.getMap<unknown>(TESTS_ROOT).keys()) {
+    const split = splitTestKey(key);
+    if (split) ids.add(split.testId);
   }
   return [...ids].sort();
 }
 
 // ---------- single values: the last writer wins ----------
 
-function writeStamped(
-  doc: Y.Doc,
-  map: Y.Map<unknown>,
-  kind: string,
-  value: unknown,
-  actor: Actor,
-): void {
+function writeStamped(doc: Y.Doc, map: Records, kind: string, value: unknown, actor: Actor): void {
   doc.transact(() => {
-    for (const key of [...map.keys()]) if (splitKey(key).kind === kind) map.delete(key);
+    for (const [key] of [...map.entries()]) if (splitKey(key).kind === kind) map.delete(key);
     map.set(mapKey(kind, actor.by), { value, by: actor.by, at: actor.at });
   });
 }
 
 function readStamped<T extends z.ZodType>(
-  map: Y.Map<unknown>,
+  map: Records,
   kind: string,
   schema: T,
 ): z.infer<T> | null {
