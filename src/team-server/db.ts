@@ -189,11 +189,16 @@ export function revokeStore(db: Db, name: string, store: string): boolean {
 
 /** The member a token belongs to, or null (unknown or removed). */
 export function memberOfToken(db: Db, token: string): { name: string; all: boolean } | null {
+  return memberOfHash(db, tokenHash(token));
+}
+
+/** The member whose token has this hash: a member removed and added again has another. */
+export function memberOfHash(db: Db, hash: string): { name: string; all: boolean } | null {
   const row = db
     .prepare<[string], { name: string; all: number }>(
       'SELECT name, all_stores AS "all" FROM members WHERE token_hash = ?',
     )
-    .get(tokenHash(token));
+    .get(hash);
   return row ? { name: row.name, all: row.all === 1 } : null;
 }
 

@@ -26,10 +26,12 @@ import {
   dataVersionWatcher,
   ensureStore,
   loadDocument,
+  memberOfHash,
   memberOfToken,
   openTeamDb,
   storeDocument,
   storesOf,
+  tokenHash,
 } from './db';
 import { MAX_UPDATE_BYTES, UpdateGuard, UpdateRefused } from './guard';
 import { ConnectionRate, DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit';
@@ -62,7 +64,7 @@ const MAX_AWARENESS_STATE_BYTES = 4 * 1024;
 interface SocketState {
   ws: WebSocket;
   rate: ConnectionRate;
-  /** The documents this connection opened, per member who opened them. */
+  /** The documents this connection opened, per token (its hash) they were opened with. */
   opened: Map<string, Set<string>>;
 }
 
@@ -127,9 +129,10 @@ export async function startTeamServer(
       const access = accessOf(db, member.name, documentName);
       if (access === 'granted-new') ensureStore(db, documentName, member.name, now());
       else if (access !== 'granted') throw denied(ACCESS_WORDS[access]);
-      const opened = context.socket.opened.get(member.name) ?? new Set<string>();
+      const hash = tokenHash(token);
+      const opened = context.socket.opened.get(hash) ?? new Set<string>();
       opened.add(documentName);
-      context.socket.opened.set(member.name, opened);
+      context.socket.opened.set(hash, opened);
       return { member: member.name };
     },
     async afterLoadDocument({ documentName, document }) {
@@ -218,12 +221,16 @@ export async function startTeamServer(
   const poll = setInterval(() => {
     if (!moved()) return;
     for (const state of sockets) {
-      const lost = [...state.opened].some(([member, names]) =>
-        [...names].some((name) => {
-          const access = accessOf(db, member, name);
-          return access !== 'granted' && access !== 'granted-new';
-        }),
-      );
+      const lost = [...state.opened].some(([hash, names]) => {
+        const member = memberOfHash(db, hash);
+        return (
+          member === null ||
+          [...names].some((name) => {
+            const access = accessOf(db, member.name, name);
+            return access !== 'granted' && access !== 'granted-new';
+          })
+        );
+      });
       if (lost) {
         state.ws.close(4403, 'Access revoked: this member or grant was removed.');
         setTimeout(() => state.ws.terminate(), 1000).unref();

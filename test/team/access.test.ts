@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { noteOf, setNote } from '#shared/team/store';
@@ -248,6 +249,19 @@ describe('revocation', () => {
   it.each([
     ['revoke --store', (dir: string) => teamCli(dir, 'revoke', '--name', 'Bob', '--store', 's1')],
     ['member remove', (dir: string) => teamCli(dir, 'member', 'remove', '--name', 'Bob')],
+    [
+      'member remove and add again under the same name (a new token), in one transaction',
+      (dir: string) => {
+        const db = new Database(path.join(dir, 'team.db'));
+        db.transaction(() => {
+          db.prepare("DELETE FROM members WHERE name = 'Bob'").run();
+          db.prepare(
+            "INSERT INTO members (name, token_hash, all_stores, created_at) VALUES ('Bob', 'another', 1, '2026-03-01T10:00:00.000Z')",
+          ).run();
+        })();
+        db.close();
+      },
+    ],
   ])(
     '%s cuts an open connection off within 5 s, and later changes never reach it',
     async (_name, revoke) => {
