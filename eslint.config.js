@@ -27,6 +27,10 @@ const LAYERS = {
     may: [...SHARED, ...pkg('zod'), ...NUMERICS],
     why: 'src/shared is pure: it may import only src/shared, zod and the @stdlib special functions',
   },
+  'shared/team': {
+    may: [...SHARED, 'shared/team', ...pkg('zod', 'yjs')],
+    why: "src/shared/team (the shared store's document) is pure: it may import only src/shared, zod and yjs",
+  },
   preload: {
     may: ['preload', 'shared/channels', 'shared/rpc', ...pkg('electron')],
     types: ['shared/contract', 'shared/problem'],
@@ -73,13 +77,39 @@ const LAYERS = {
     ],
     why: 'The Electron host may import electron, hosts/common, the core, src/shared, Node built-ins and zod',
   },
+  'team-server': {
+    may: [
+      'team-server',
+      ...SHARED,
+      'shared/team',
+      'node-builtin',
+      ...pkg(
+        'better-sqlite3',
+        'zod',
+        'yjs',
+        'ws',
+        '@hocuspocus/server',
+        '@hocuspocus/extension-database',
+        '@hocuspocus/extension-redis',
+      ),
+    ],
+    why: 'The team server stands alone: it may import only src/shared (its team layout included), Node built-ins, better-sqlite3, zod, yjs, ws and @hocuspocus/server and its database and redis extensions, never the app',
+  },
   'main-entry': {
     may: ['hosts/electron'],
     why: "src/main/index.ts is Electron's entry: it may import only src/main/hosts/electron",
   },
 };
 // Layers where a computed import()/require() is an error: its target cannot be checked.
-const LITERAL_ONLY = new Set(['shared', 'preload', 'renderer', 'simulator', 'core']);
+const LITERAL_ONLY = new Set([
+  'shared',
+  'shared/team',
+  'preload',
+  'renderer',
+  'simulator',
+  'core',
+  'team-server',
+]);
 
 const ROOT = import.meta.dirname;
 // package.json's "imports": the aliases every layer uses instead of climbing folders (Node, tsx, Vite and
@@ -97,6 +127,7 @@ function importerLayer(file) {
   if (!file.startsWith('src/')) return null; // tests, benches, scripts and configs are not layered
   const target = targetLayer(file.replace(/\.[^/]*$/, ''));
   if (target === 'main') return 'core'; // any other file under src/main is held to the core's rules
+  if (target === 'shared/team') return 'shared/team';
   if (target.startsWith('shared/')) return 'shared'; // channels, contract, problem and rpc are shared too
   return target in LAYERS ? target : null;
 }
@@ -108,10 +139,12 @@ function targetLayer(modulePath) {
   if (under('src/shared/contract')) return 'shared/contract';
   if (under('src/shared/problem')) return 'shared/problem';
   if (under('src/shared/rpc')) return 'shared/rpc';
+  if (under('src/shared/team')) return 'shared/team';
   if (under('src/shared')) return 'shared';
   if (under('src/preload')) return 'preload';
   if (under('src/renderer')) return 'renderer';
   if (under('src/simulator')) return 'simulator';
+  if (under('src/team-server')) return 'team-server';
   if (under('src/main/core')) return 'core';
   for (const host of HOSTS) if (under(`src/main/hosts/${host}`)) return `hosts/${host}`;
   if (modulePath === 'src/main' || modulePath === 'src/main/index') return 'main-entry';

@@ -14,6 +14,7 @@ import { benchReports } from './reports.bench';
 import { benchScale } from './scale.bench';
 import { benchBridge } from './bridge.bench';
 import { benchBackup } from './backup.bench';
+import { benchTeam } from './team.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -34,6 +35,7 @@ const benches: Record<string, () => Promise<void>> = {
   scale: benchScale,
   bridge: benchBridge,
   backup: benchBackup,
+  team: benchTeam,
 };
 
 // An unknown name is an error, never a silent run of nothing.

@@ -21,6 +21,8 @@ const SHARED = 'src/shared/__lint_probe.ts';
 const PRELOAD = 'src/preload/__lint_probe.ts';
 const CORE = 'src/main/core/__lint_probe.ts';
 const SIMULATOR = 'src/simulator/__lint_probe.ts';
+const TEAM = 'src/shared/team/__lint_probe.ts';
+const TEAM_SERVER = 'src/team-server/__lint_probe.ts';
 
 const forbidden: Record<string, Probe> = {
   'renderer → main (folder index)': {
@@ -226,6 +228,61 @@ const forbidden: Record<string, Probe> = {
     code: `import '../electron/ipc';`,
     mentions: 'src/main/hosts/electron/ipc',
   },
+  'shared/team → node:fs': {
+    file: TEAM,
+    code: `import 'node:fs';`,
+    mentions: 'built-in "node:fs"',
+  },
+  'shared/team → @hocuspocus/server': {
+    file: TEAM,
+    code: `import '@hocuspocus/server';`,
+    mentions: 'package "@hocuspocus/server"',
+  },
+  'shared/team → main/core': {
+    file: TEAM,
+    code: `import '../../main/core/types';`,
+    mentions: 'src/main/core/types',
+  },
+  'shared → shared/team (yjs stays out of the rest of src/shared)': {
+    file: SHARED,
+    code: `import './team/layout';`,
+    mentions: 'src/shared/team/layout',
+  },
+  'renderer → shared/team (not yet: the desktop side decides)': {
+    file: RENDERER_LIB,
+    code: `import '#shared/team/store';`,
+    mentions: 'src/shared/team/store',
+  },
+  'team-server → main/core': {
+    file: TEAM_SERVER,
+    code: `import '#core/db/open';`,
+    mentions: 'src/main/core/db/open',
+  },
+  'team-server → simulator': {
+    file: TEAM_SERVER,
+    code: `import '#simulator/handler';`,
+    mentions: 'src/simulator/handler',
+  },
+  'team-server → keytar': {
+    file: TEAM_SERVER,
+    code: `import 'keytar';`,
+    mentions: 'package "keytar"',
+  },
+  'team-server → @hocuspocus/extension-sqlite (a second better-sqlite3)': {
+    file: TEAM_SERVER,
+    code: `import '@hocuspocus/extension-sqlite';`,
+    mentions: 'package "@hocuspocus/extension-sqlite"',
+  },
+  'team-server → ioredis (only through the redis extension)': {
+    file: TEAM_SERVER,
+    code: `import 'ioredis';`,
+    mentions: 'package "ioredis"',
+  },
+  'team-server → computed import()': {
+    file: TEAM_SERVER,
+    code: `const name = 'ws';\nexport const ws = await import(name);`,
+    mentions: 'computed import()',
+  },
   'main entry → core (not through the Electron host)': {
     file: 'src/main/index.ts', // linted as text: the real file is not touched
     code: `import './core/create-core';`,
@@ -306,6 +363,26 @@ const allowed: Record<string, Probe> = {
   'simulator → node:http': {
     file: SIMULATOR,
     code: `import { createServer } from 'node:http';\nvoid createServer;`,
+  },
+  'shared/team → yjs, zod and src/shared': {
+    file: TEAM,
+    code: `import * as Y from 'yjs';\nimport { z } from 'zod';\nimport { MAX_NOTE_LENGTH } from '../contract/notes';\nimport './layout';\nvoid Y;\nvoid z;\nvoid MAX_NOTE_LENGTH;`,
+  },
+  'team-server → its packages, Node built-ins and shared/team': {
+    file: TEAM_SERVER,
+    code: [
+      `import Database from 'better-sqlite3';`,
+      `import { WebSocketServer } from 'ws';`,
+      `import { Hocuspocus } from '@hocuspocus/server';`,
+      `import { Database as Persistence } from '@hocuspocus/extension-database';`,
+      `import { Redis } from '@hocuspocus/extension-redis';`,
+      `import * as Y from 'yjs';`,
+      `import { z } from 'zod';`,
+      `import { createServer } from 'node:https';`,
+      `import { checkTeamRoots } from '#shared/team/check';`,
+      `import './options';`,
+      `void [Database, WebSocketServer, Hocuspocus, Persistence, Redis, Y, z, createServer, checkTeamRoots];`,
+    ].join('\n'),
   },
   'tests are not layered': {
     file: 'test/lint/__lint_probe.ts',
