@@ -66,7 +66,8 @@ a { color: var(--variant); word-break: break-all; }
 th[scope="row"] { color: var(--fg); font-weight: 400; }
 table.intervals { table-layout: fixed; } table.intervals th, table.intervals td { padding: 2px 6px; }
 table.intervals caption { text-align: left; font-size: 9pt; font-weight: 600; padding-bottom: 2px; }
-table.intervals th[scope="row"] { width: 34%; } table.intervals td.num { width: 30%; white-space: nowrap; }
+table.intervals thead th:nth-child(1) { width: 32%; } table.intervals thead th:nth-child(2) { width: 34%; }
+table.intervals .irange-text { white-space: nowrap; }
 .ibar-cell { vertical-align: middle; } .ibar { width: 100%; height: 14px; display: block; }
 .iaxis { display: flex; justify-content: space-between; font-weight: 400; font-size: 8pt; }
 .izero { stroke: var(--muted); stroke-dasharray: 2 2; } .irange { fill: var(--muted); opacity: .45; } .ipoint { fill: var(--muted); }

@@ -51,7 +51,7 @@ export function intervalTable(
       const role = ROLE_WORDS[row.role];
       return (
         `<tr class="role-${row.role}"><th scope="row">${esc(row.label)}${role ? ` <span class="irole">${esc(role)}</span>` : ''}</th>` +
-        `<td class="num"><strong>${esc(fmt.lift(row.lift))}</strong> <span class="muted">${esc(fmt.lift(row.low))} to ${esc(fmt.lift(row.high))}${row.approximate ? ' ≈' : ''}</span>` +
+        `<td class="num"><strong>${esc(fmt.lift(row.lift))}</strong> <span class="muted irange-text">${esc(fmt.lift(row.low))} to ${esc(fmt.lift(row.high))}${row.approximate ? ' ≈' : ''}</span>` +
         `<span class="visually-hidden">, ${esc(intervalReading(row))}</span></td>` +
         `<td class="ibar-cell">${bar(row, scale)}</td></tr>`
       );

@@ -283,10 +283,16 @@ export function screenshotsBlock(
     .map((shot) =>
       shot.dataUrl !== null
         ? `<figure class="shot side-${shot.side}"><img src="${esc(shot.dataUrl)}" alt="${label(shot.side)} screenshot"><figcaption>${label(shot.side)}</figcaption></figure>`
-        : `<p class="shot-link">${label(shot.side)}: <a href="${esc(shot.url)}">${esc(shot.url)}</a> <span class="muted">(${esc(shot.reason)})</span></p>`,
+        : `<p class="shot-link">${label(shot.side)}: <a href="${esc(shot.url)}">${esc(shot.url)}</a> <span class="muted" title="${esc(shot.reason)}">(${esc(compact ? shortReason(shot.reason) : shot.reason)})</span></p>`,
     )
     .join('');
   return `${h ? `<${h}>Screenshots</${h}>` : ''}<div class="shots${compact ? ' compact' : ''}">${figures}</div>`;
+}
+
+/** A card's note on a side not shown: its first sentence ("not embedded: the screenshot is too large"). */
+function shortReason(reason: string): string {
+  const end = reason.indexOf('. ');
+  return end > 0 ? reason.slice(0, end) : reason;
 }
 
 /** Every metric's lift and interval, the goal's from the call's own figures (shared/domain/interval-bars). */
