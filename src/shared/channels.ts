@@ -6,7 +6,7 @@ export const METHOD_NAMES = {
   app: ['info', 'openExternal', 'cacheStatus', 'rebuildCache', 'windowReady'],
   stores: ['list', 'add', 'openDemo', 'rename', 'setKey', 'remove', 'setBackgroundSync'],
   sync: ['start', 'startAll', 'cancel', 'issues', 'connectivity'],
-  tests: ['list', 'facets', 'get', 'results', 'refreshResults'],
+  tests: ['list', 'facets', 'get', 'results', 'refreshResults', 'screenshot'],
   campaigns: ['list'],
   audiences: ['list'],
   tags: ['list'],

@@ -33,6 +33,11 @@ export const PROBLEM_TYPES = {
    * replace the store's cache or add the key as a new store (stores.setKey onDifferentStore).
    */
   differentStore: 'splitbook:different-store',
+  /**
+   * A store's new key reads another store that is already in Splitbook (its tests are cached there):
+   * neither adding it again nor replacing this store's cache is offered; the problem names that store.
+   */
+  knownStore: 'splitbook:known-store',
 } as const;
 
 /** An error that carries a problem: thrown by services, turned into data by every host. */

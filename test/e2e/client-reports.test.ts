@@ -208,6 +208,23 @@ describe('client reports in the window', { timeout: 120_000 }, () => {
     await page.keyboard.press('Escape');
   });
 
+  it("writes a card a test by default, and the full sections with 'Full sections' (issue 44)", async () => {
+    await page.locator('.tests-pane').getByTestId('report-button').click();
+    await dialog().waitFor();
+    const detail = dialog().getByTestId('report-detail');
+    expect(await detail.isChecked()).toBe(false);
+    await dialog().getByTestId('report-since').fill('2000-01-01');
+    const compact = await saveAndDownload('click');
+    expect(compact.html).toContain('<article class="card"');
+    expect(compact.html).not.toContain('<section class="test"');
+    await detail.check();
+    await screenshotsAtEverySize(page, SHOTS, 'client-report-detail');
+    const full = await saveAndDownload('click');
+    expect(full.html).toContain('<section class="test"');
+    expect(full.html).not.toContain('<article class="card"');
+    await page.keyboard.press('Escape');
+  });
+
   it('copies the summary to the clipboard, the same bullets the core writes', async () => {
     await page.locator('.tests-pane').getByTestId('report-button').click();
     await dialog().waitFor();

@@ -213,7 +213,8 @@ describe('the column chooser (item 14)', { timeout: 120_000 }, () => {
       expect(await headers(page)).not.toContain('End');
       // The smallest window still shows the figures that matter most beside a title that reads as
       // words: the call and the goal's lift; the status, in the detail pane, leaves first (issue 21, 4).
-      expect(await headers(page)).toEqual(['Title', 'Decision', 'Lift (goal)']);
+      // Across several stores each row's store shows too (issue 44, item 6).
+      expect(await headers(page)).toEqual(['Title', 'Store', 'Decision', 'Lift (goal)']);
 
       await page.getByTestId('columns-button').click();
       const menu = page.getByRole('menu', { name: /Columns of the list/ });

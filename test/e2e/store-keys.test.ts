@@ -121,6 +121,10 @@ describe('replacing a key in the window', { timeout: 120_000 }, () => {
   });
 
   it("replaces the store's cache whole when that is the choice", async () => {
+    // Nordic Home, added above, goes first: a key of a store still in Splitbook is named instead
+    // (issue 44, item 11), with neither choice offered.
+    const added = (await core.services.stores.list({})).find((s) => s.name === 'Nordic Home');
+    if (added) await core.services.stores.remove({ storeId: added.id });
     await storeRow('Acme Outdoor').locator('.main').click();
     await openKeyDialog('Acme Outdoor');
     const dialog = page.getByRole('dialog', { name: /Change the API key/ });

@@ -112,8 +112,16 @@ describe('the backlog', { timeout: 60_000 }, () => {
       } else {
         expect({ days: row.plannerDays, text: row.plannerText }).toEqual(estimate);
       }
+      // Flagged when the days are more than the longest wait (issue 44, item 11: "~3 years" unflagged).
+      const view = await programme.core.services.decisions.settings({});
+      const longestWaitDays =
+        view.stores.find((s) => s.storeId === row.storeId)?.effective.longestWaitDays ?? NaN;
+      expect(row.plannerTooLong).toBe(
+        row.plannerDays !== null && row.plannerDays > longestWaitDays,
+      );
     }
     expect(list.rows.some((r) => r.plannerDays !== null)).toBe(true);
+    expect(list.rows.some((r) => r.plannerTooLong)).toBe(true);
   });
 
   it('filters by store, tag (any case), surface area and goal, with the counts of each choice', async () => {

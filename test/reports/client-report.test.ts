@@ -106,7 +106,8 @@ describe('a client report of one test', { timeout: 60_000 }, () => {
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.title()).not.toBe('pwned');
-    expect(await page.locator('h2').first().textContent()).toBe(TITLE);
+    // Alone, the test's title is the document's one heading of level 1.
+    expect(await page.locator('h1').allTextContents()).toEqual([TITLE]);
     expect(await page.locator('section.test p').first().textContent()).toContain(HYPOTHESIS);
     expect(await page.locator('figure.chart svg').count()).toBeGreaterThanOrEqual(2);
     // The call and the visitors are the cache's.
@@ -134,7 +135,7 @@ describe('a client report of one test', { timeout: 60_000 }, () => {
 });
 
 describe('a client report of a store', { timeout: 60_000 }, () => {
-  it('starts with a one-page summary of the calls, then one section per test in the period', async () => {
+  it('starts with a one-page summary of the calls, then one card per test in the period (a full section each with detail)', async () => {
     const until = new Date(simulator.now()).toISOString().slice(0, 10);
     const report = await core.reports.client(
       { storeId, testId: null, since: '2000-01-01', until },
@@ -146,7 +147,8 @@ describe('a client report of a store', { timeout: 60_000 }, () => {
     expect(await page.locator('section.summary').count()).toBe(1);
     expect(await page.locator('section.summary h1').textContent()).toContain(STORE);
     const list = await core.services.decisions.list({ storeId });
-    expect(await page.locator('section.test').count()).toBe(report.tests);
+    expect(await page.locator('article.card').count()).toBe(report.tests);
+    expect(await page.locator('section.test').count()).toBe(0);
     // Every call in the store's decisions that falls in the period shows in the summary table.
     const summaryText = (await page.locator('section.summary').textContent()) ?? '';
     for (const row of list.rows.filter((r) =>
@@ -155,6 +157,18 @@ describe('a client report of a store', { timeout: 60_000 }, () => {
       expect(summaryText).toContain(row.words);
     expect(Buffer.byteLength(report.content)).toBeLessThan(5 * 1024 * 1024);
     await page.close();
+
+    const detailed = await core.reports.client(
+      { storeId, testId: null, since: '2000-01-01', until },
+      'html',
+      undefined,
+      { detail: true },
+    );
+    const full = await open(detailed.content);
+    expect(full.requests).toEqual([]);
+    expect(await full.page.locator('section.test').count()).toBe(detailed.tests);
+    expect(await full.page.locator('article.card').count()).toBe(0);
+    await full.page.close();
   });
 
   it('the plain-text summary: three to six bullets, the calls first', async () => {
@@ -213,6 +227,38 @@ describe('the CLI report command', { timeout: 90_000 }, () => {
     ]);
     expect(store.code).toBe(0);
     expect(store.stderr).toMatch(/Wrote .*store\.html: \d+ tests/);
+    // A card a test by default; --detail writes the full sections.
+    const compact = readFileSync(join(data.path, 'store.html'), 'utf8');
+    expect(compact).toContain('<article class="card"');
+    expect(compact).not.toContain('<section class="test"');
+    const detailed = await runTsx(ENTRY, [
+      '--data-dir',
+      data.path,
+      'report',
+      '--store',
+      storeId,
+      '--since',
+      '2000-01-01',
+      '--detail',
+      '--out',
+      join(data.path, 'store-detail.html'),
+    ]);
+    expect(detailed.code).toBe(0);
+    const full = readFileSync(join(data.path, 'store-detail.html'), 'utf8');
+    expect(full).toContain('<section class="test"');
+    expect(full).not.toContain('<article class="card"');
+    const refused = await runTsx(ENTRY, [
+      '--data-dir',
+      data.path,
+      'report',
+      '--store',
+      storeId,
+      '--detail',
+      '--format',
+      'text',
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--detail applies to the HTML report only');
     const text = await runTsx(ENTRY, [
       '--data-dir',
       data.path,

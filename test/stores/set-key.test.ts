@@ -74,7 +74,15 @@ async function world() {
     await served.close();
     dir.remove();
   };
-  return { sim, core, storeId: store.id, acmeKey: acme.apiKey, nordicKey: nordic.apiKey, revoked };
+  return {
+    sim,
+    core,
+    url: served.url,
+    storeId: store.id,
+    acmeKey: acme.apiKey,
+    nordicKey: nordic.apiKey,
+    revoked,
+  };
 }
 
 async function problemOf(promise: Promise<unknown>) {
@@ -148,5 +156,28 @@ describe('stores.setKey', { timeout: 60_000 }, () => {
       probabilityThreshold: 0.1,
     });
     expect(changes.lines).toEqual([]);
+  });
+
+  it('names the store a key belongs to when that store is in Splitbook already, changing nothing (issue 44, item 11)', async () => {
+    const { core, url, storeId, nordicKey } = await world();
+    const nordic = await core.services.stores.add({
+      name: 'Nordic Home',
+      baseUrl: url,
+      apiKey: nordicKey,
+      sessionOnly: true,
+    });
+    expect((await syncStore(core, nordic.id)).outcome).toBe('ok');
+    const acmeIds = (await allTestRows(core, storeId, true)).map((t) => t.id).sort();
+
+    // Acme's "Change API key" given Nordic's key: not "add it as a new store", but which store it is.
+    const asked = await problemOf(
+      core.services.stores.setKey({ storeId, apiKey: nordicKey, sessionOnly: true }),
+    );
+    expect(asked.type).toBe(PROBLEM_TYPES.knownStore);
+    expect(asked.status).toBe(409);
+    expect(asked.title).toBe('This key reads Nordic Home, already in Splitbook');
+    expect(asked.detail).toContain("those cached for Nordic Home, not Acme's");
+    expect((await allTestRows(core, storeId, true)).map((t) => t.id).sort()).toEqual(acmeIds);
+    expect((await syncStore(core, storeId)).outcome).toBe('ok');
   });
 });

@@ -339,7 +339,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         emit,
         connectivity: (online) => background.connectivity(online),
       }),
-      tests: createTestsService({ db: current, stores, clock, emit }),
+      tests: createTestsService({ db: current, stores, clock, emit, fetch: fetchImpl }),
       campaigns: createCampaignsService(current),
       audiences: createAudiencesService(current),
       tags: createTagsService(current),
@@ -370,6 +370,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         saveFile: deps.saveFile,
         printToPdf: deps.printToPdf,
         decisionsSettled: () => refresh.idle(),
+        fetch: fetchImpl,
       }),
     };
     return {
@@ -528,9 +529,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           writeExport(db, request, out, { now: clock(), ...options }),
         );
       },
-      client: async (scope, format, path) => {
+      client: async (scope, format, path, options = {}) => {
         await parts.refresh.idle();
-        const report = buildClientReport(db, scope, format, clock());
+        const report = await buildClientReport(db, scope, format, clock(), {
+          fetch: fetchImpl,
+          detail: options.detail,
+        });
         if (path !== undefined)
           await writeFileAtomically(path, async (out) => void out.end(report.content));
         return report;

@@ -17,8 +17,16 @@ export interface CoreReports {
     path: string,
     options?: Partial<ExportOptions>,
   ): Promise<number>;
-  /** A client report (HTML, or its plain-text summary) from the cache; written to `path` atomically when given. */
-  client(scope: ClientReportScope, format: 'html' | 'text', path?: string): Promise<BuiltReport>;
+  /**
+   * A client report (HTML, or its plain-text summary) from the cache, its screenshots embedded as it is
+   * written; written to `path` atomically when given. `detail`: a store report's full sections.
+   */
+  client(
+    scope: ClientReportScope,
+    format: 'html' | 'text',
+    path?: string,
+    options?: { detail?: boolean },
+  ): Promise<BuiltReport>;
 }
 
 /** The user's own data as one file (core/backup/): for the hosts, never over the bridge (it takes paths). */

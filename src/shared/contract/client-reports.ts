@@ -59,7 +59,15 @@ export const clientReports = {
   setSettings: method(ClientReportSettings.partial(), ClientReportSettings),
   /** Writes the report where the host saves (Electron: the save dialog; the browser: a download). */
   save: method(
-    z.object({ scope: ClientReportScope, format: z.enum(CLIENT_REPORT_FORMATS).default('html') }),
+    z.object({
+      scope: ClientReportScope,
+      format: z.enum(CLIENT_REPORT_FORMATS).default('html'),
+      /**
+       * A store report's full sections: the learnings page and about two pages a test. By default a
+       * one-page summary, then one compact card a test (two a page).
+       */
+      detail: z.boolean().default(false),
+    }),
     ExportResult,
   ),
   /** Three to six bullets of the scope's calls, for the clipboard. */

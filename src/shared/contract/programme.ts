@@ -46,6 +46,11 @@ export const BacklogRow = z.object({
   plannerDays: z.number().nullable(),
   /** The planner's sentence, or why there is no estimate. */
   plannerText: z.string(),
+  /**
+   * The planner's days are more than the store's longest wait (decision settings): launched as it is,
+   * the test would end "cannot conclude". Flagged in the view beside the days.
+   */
+  plannerTooLong: z.boolean(),
   /** Fields of this test with edits not yet confirmed by the store (impact, effort, priority, tagIds, …). */
   pendingFields: z.array(z.string()),
   updatedAt: z.string(),

@@ -83,6 +83,8 @@ export const stores = {
    * Replaces a store's key and syncs with it. A key whose listing shares no test with the store's
    * cache reads another store: refused with a 'different-store' problem unless `onDifferentStore` is
    * 'replace' (the store's cache, unsent edits and review memory go; its name and settings stay).
+   * When those tests are cached for another store already in Splitbook, the problem is 'known-store'
+   * and names it (asked again, 'replace' still replaces).
    */
   setKey: method(
     StoreInput.extend({

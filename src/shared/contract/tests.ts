@@ -141,6 +141,19 @@ export const Facets = z.object({
 });
 export type Facets = z.infer<typeof Facets>;
 
+export const ScreenshotSide = z.enum(['control', 'variant']);
+export type ScreenshotSide = z.infer<typeof ScreenshotSide>;
+
+/** One side's screenshot, fetched by the core from the API's `screenshotUrl`, as a data: URL. */
+export const Screenshot = z.object({
+  side: ScreenshotSide,
+  /** The address it came from (the API's), for the link beside it. */
+  url: z.string(),
+  dataUrl: z.string(),
+  bytes: z.int(),
+});
+export type Screenshot = z.infer<typeof Screenshot>;
+
 export const tests = {
   list: method(TestListInput, TestPage),
   facets: method(TestFilter, Facets),
@@ -148,4 +161,10 @@ export const tests = {
   results: method(TestRef, ResultsDetail.nullable()),
   /** Fetches one test's results from the store now, whatever their age (the store must be reachable). */
   refreshResults: method(TestRef, RefreshedResults),
+  /**
+   * A side's screenshot, fetched only when asked (the user opened the test's screenshots): by the core,
+   * never by the window, so the window loads images from nowhere else. A side without an http(s)
+   * `screenshotUrl`, an address that does not answer or does not send an image, is a problem saying so.
+   */
+  screenshot: method(TestRef.extend({ side: ScreenshotSide }), Screenshot),
 };

@@ -431,15 +431,41 @@ export function createTransport(config: TransportConfig): Transport {
     return readOutcome(request, attempt, verdict.status, body, verdict.text);
   }
 
+  /**
+   * A request that timed out more than once says how long it was tried in all, not only one try's limit
+   * (a user who waited 21 s reads "did not answer within 10 s, 2 times in 21 s").
+   */
+  function timedOutInAll(
+    request: ApiRequest,
+    error: ApiError,
+    times: number,
+    ms: number,
+  ): ApiError {
+    if (error.kind !== 'timeout' || times < 2) return error;
+    return makeError(
+      request,
+      'timeout',
+      error.status,
+      error.title,
+      `${config.host} did not answer within ${seconds(config.timeoutMs)}, ${times} times in ${roughSeconds(ms)}.`,
+      error.retryable,
+    );
+  }
+
   return async function send(request, signal) {
     let unreachable = 0;
+    let timeouts = 0;
+    const began = config.now();
     for (let attempt = 1; ; attempt += 1) {
       if (signal?.aborted) throw aborted(request);
       const outcome = await attemptOnce(request, attempt, signal);
       if (outcome.type === 'done') return outcome.reply;
-      if (outcome.type === 'fail' || attempt >= config.maxAttempts) throw outcome.error;
+      if (outcome.error.kind === 'timeout') timeouts += 1;
+      if (outcome.type === 'fail' || attempt >= config.maxAttempts)
+        throw timedOutInAll(request, outcome.error, timeouts, config.now() - began);
       // A host that refuses or cannot be found is offline for now: say so within a second, not after every retry.
-      if (outcome.unreachable && ++unreachable >= MAX_UNREACHABLE_ATTEMPTS) throw outcome.error;
+      if (outcome.unreachable && ++unreachable >= MAX_UNREACHABLE_ATTEMPTS)
+        throw timedOutInAll(request, outcome.error, timeouts, config.now() - began);
       if (outcome.waitMs > 0) {
         try {
           await config.sleep(outcome.waitMs, signal);
@@ -553,6 +579,11 @@ function describe(error: unknown): string {
     return cause && cause !== error.message ? `${error.message} (${cause})` : error.message;
   }
   return String(error);
+}
+
+/** Whole seconds from ten on ("21 s"), tenths below ("2.4 s"). */
+function roughSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function seconds(ms: number): string {

@@ -83,6 +83,7 @@ export function backlogItems(db: Db, filter: TestFilter): BacklogItem[] {
       effort: row.effort,
       plannerDays: estimate.days,
       plannerText: estimate.text,
+      plannerTooLong: estimate.tooLong,
       pendingFields: [...(pending.get(noteKey(row.storeId, row.testId)) ?? [])].sort(),
       updatedAt: row.updatedAt,
     };
@@ -180,28 +181,38 @@ function pendingFields(db: Db, storeId: string | null): Map<string, Set<string>>
   return out;
 }
 
-type Planner = { estimate(goal: string): { days: number | null; text: string } };
+type Estimate = { days: number | null; text: string; tooLong: boolean };
+type Planner = { estimate(goal: string): Estimate };
 
 /** A store's planner: its traffic read once, each goal's estimate made once. */
 function plannerOf(db: Db, storeId: string): Planner {
   let traffic: StoreTraffic | null | undefined;
   const settings = storeBasis(db, storeId).settings;
-  const byGoal = new Map<string, { days: number | null; text: string }>();
+  const byGoal = new Map<string, Estimate>();
   return {
     estimate(goal) {
       const known = byGoal.get(goal);
       if (known) return known;
       if (traffic === undefined) traffic = storeTraffic(db, storeId);
       const estimate = plannerAt(traffic, goal, settings);
-      const result =
+      const result: Estimate =
         estimate !== null
-          ? { days: estimate.days, text: estimate.text }
+          ? {
+              days: estimate.days,
+              text: estimate.text,
+              tooLong: estimate.days !== null && estimate.days > settings.longestWaitDays,
+            }
           : metricOfGoal(goal) === null
             ? {
                 days: null,
                 text: `Splitbook does not know the goal "${goal}", so it cannot plan for it.`,
+                tooLong: false,
               }
-            : { days: null, text: 'No test of this store has recent daily data to plan by.' };
+            : {
+                days: null,
+                text: 'No test of this store has recent daily data to plan by.',
+                tooLong: false,
+              };
       byGoal.set(goal, result);
       return result;
     },

@@ -19,6 +19,8 @@ export interface ClientReportsServiceDeps {
   printToPdf: PrintToPdf | undefined;
   /** Resolves once no decision is being made again, so the report shows the current calls. */
   decisionsSettled?: () => Promise<void>;
+  /** The core's fetch: the sides' screenshots are embedded as the report is written. */
+  fetch?: typeof fetch;
 }
 
 /** US Letter where it is the custom (the US and Canada), A4 everywhere else. */
@@ -46,7 +48,7 @@ export function createClientReportsService(
       return next;
     },
 
-    async save({ scope, format }) {
+    async save({ scope, format, detail }) {
       if (!deps.saveFile) {
         throw problem(
           'validation',
@@ -64,7 +66,10 @@ export function createClientReportsService(
         );
       }
       await deps.decisionsSettled?.();
-      const report = buildClientReport(deps.db, scope, 'html', deps.clock());
+      const report = await buildClientReport(deps.db, scope, 'html', deps.clock(), {
+        fetch: deps.fetch,
+        detail,
+      });
       const fileName =
         format === 'pdf' ? report.fileName.replace(/\.html$/, '.pdf') : report.fileName;
       const notSaved = { saved: false, fileName, location: null, downloadUrl: null, rows: 0 };
@@ -97,7 +102,7 @@ export function createClientReportsService(
 
     async summary(scope) {
       await deps.decisionsSettled?.();
-      const report = buildClientReport(deps.db, scope, 'text', deps.clock());
+      const report = await buildClientReport(deps.db, scope, 'text', deps.clock());
       return { text: report.content, tests: report.tests };
     },
   };

@@ -16,7 +16,7 @@ import {
 import { getResourceSyncs } from '../db/cache/sync-state';
 import type { Db, StoreRow } from '../db/types';
 import { forgetStoreReview } from '../db/history/review';
-import { cachedTestIds, resetStoreCache } from '../db/cache/stores';
+import { cachedTestIds, resetStoreCache, storeHoldingAny } from '../db/cache/stores';
 import { hasUserData } from '../db/user/attached';
 import { clearReadOnly, deleteStoreOutbox, outboxCounts, readOnlyReason } from '../outbox';
 import { compareListing } from '../stores/identity';
@@ -191,6 +191,18 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
       const listing = await checkKey(store.baseUrl, apiKey, true);
       // Never mixed silently: a key that lists none of the cached tests reads another store.
       const identity = compareListing(cachedTestIds(db, storeId), listing.ids, listing.listed);
+      const known = identity.same ? null : storeHoldingAny(db, listing.ids, storeId);
+      if (known !== null && onDifferentStore !== 'replace') {
+        // Offering to add it as a new store would show that store's tests twice: say which it is.
+        throw new ProblemError(
+          appProblem(
+            'knownStore',
+            409,
+            `This key reads ${known.name}, already in Splitbook`,
+            `The tests this key lists are those cached for ${known.name}, not ${store.name}'s. Adding it as a new store, or replacing ${store.name}'s cache with it, would show ${known.name}'s tests twice. Keep ${store.name}'s key, or use this one in ${known.name} (its menu ▸ Change API key).`,
+          ),
+        );
+      }
       if (!identity.same && onDifferentStore !== 'replace') {
         throw new ProblemError(
           appProblem(

@@ -9,6 +9,7 @@ import { upsertResults } from '../db/cache/results';
 import type { Db } from '../db/types';
 import { storageProblem } from '../db/storage-errors';
 import type { StoreRegistry } from '../stores/registry';
+import { fetchScreenshot, screenshotUrlOf } from '../screenshots';
 
 export interface TestsServiceDeps {
   db: Db;
@@ -16,6 +17,8 @@ export interface TestsServiceDeps {
   stores: Pick<StoreRegistry, 'clientFor'>;
   clock: () => number;
   emit(event: CoreEvent): void;
+  /** The core's fetch, for a side's screenshot (never a store's client: no key goes with it). */
+  fetch: typeof fetch;
 }
 
 export function createTestsService(deps: TestsServiceDeps): Services['tests'] {
@@ -66,6 +69,21 @@ export function createTestsService(deps: TestsServiceDeps): Services['tests'] {
       return detail;
     },
     results: async ({ storeId, testId }) => getResults(db, storeId, testId),
+    async screenshot({ storeId, testId, side }) {
+      const detail = getTestDetail(db, storeId, testId);
+      if (!detail)
+        throw problem('notFound', 404, 'Test not found', `No cached test ${testId} in this store.`);
+      const url = screenshotUrlOf(detail.test, side);
+      if (url === null)
+        throw problem(
+          'notFound',
+          404,
+          'No screenshot',
+          `The store gives no web address of a screenshot for the ${side}.`,
+        );
+      const image = await fetchScreenshot(deps.fetch, url);
+      return { side, url, dataUrl: image.dataUrl, bytes: image.bytes };
+    },
     refreshResults({ storeId, testId }) {
       const key = `${storeId}/${testId}`;
       const running = refreshing.get(key);

@@ -30,6 +30,7 @@ export const OPTIONS = {
   'add-tag': { type: 'string', multiple: true },
   'remove-tag': { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  detail: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -49,6 +50,7 @@ export type Values = {
   'add-tag'?: string[];
   'remove-tag'?: string[];
   json?: boolean;
+  detail?: boolean;
 };
 
 export type CommandContext = {
@@ -203,8 +205,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   report: {
     usage:
-      'report --store ID [--test ID] [--since DATE] [--until DATE] --out FILE.html [--format html|text]',
-    help: "a client report: one test, or the store's tests that ran or\nended in the period (default the last 30 days), as one\nself-contained HTML file; --format text prints a few bullets\nto paste instead. --all: every store",
+      'report --store ID [--test ID] [--since DATE] [--until DATE] --out FILE.html [--format html|text] [--detail]',
+    help: "a client report: one test, or the store's tests that ran or\nended in the period (default the last 30 days), as one\nself-contained HTML file: a one-page summary, then a card a\ntest (--detail: the learnings and a full section a test);\nscreenshots embedded as it is written; --format text prints\na few bullets to paste instead. --all: every store",
     check: (_extra, values) => checkReportArgs(values),
     run: ({ core, io, storeId, values }) => writeReport(core, io, storeId, values),
   },

@@ -13,6 +13,8 @@ export type ReportArgs = {
   until?: string;
   out?: string;
   format?: string;
+  /** A store report's full sections (the learnings page and about two pages a test). */
+  detail?: boolean;
 };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -36,6 +38,9 @@ export function checkReportArgs(values: ReportArgs): string | null {
   if (format !== 'html' && format !== 'text')
     return `Unknown format: ${format}. Use html (the default) or text.`;
   if (format === 'html' && values.out === undefined) return 'An HTML report needs --out FILE.html.';
+  if (values.detail && format === 'text') return '--detail applies to the HTML report only.';
+  if (values.detail && values.test !== undefined)
+    return "--detail applies to a store's report: a test's report is always its full section.";
   return null;
 }
 
@@ -62,7 +67,7 @@ export async function writeReport(
     io.err(`Cannot write ${out}: the folder ${folder} does not exist.`);
     return 1;
   }
-  const report = await core.reports.client(scope, 'html', out);
+  const report = await core.reports.client(scope, 'html', out, { detail: values.detail === true });
   io.err(
     `Wrote ${out}: ${report.tests} test${report.tests === 1 ? '' : 's'}, ${report.period.since} to ${report.period.until}.`,
   );

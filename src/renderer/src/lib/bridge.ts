@@ -13,6 +13,23 @@ const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 
 let bridge: Bridge | null = null;
+
+/**
+ * Whether the window can reach the host that serves it (the browser host: its event stream and its
+ * calls; in Electron always). Listeners hear each change: `false` when a call could not be sent or the
+ * event stream broke, `true` when the stream opened again.
+ */
+const hostListeners = new Set<(reachable: boolean) => void>();
+let hostReachable = true;
+function setHostReachable(reachable: boolean) {
+  if (reachable === hostReachable) return;
+  hostReachable = reachable;
+  for (const listener of hostListeners) listener(reachable);
+}
+export function onHostReachable(listener: (reachable: boolean) => void): () => void {
+  hostListeners.add(listener);
+  return () => hostListeners.delete(listener);
+}
 /** The browser host's token, kept for the one call that is not a bridge method: an export's download. */
 let httpToken: string | null = null;
 
@@ -41,7 +58,12 @@ function takeToken(): string {
 function unreachable(detail: string): Envelope<never> {
   return {
     ok: false,
-    problem: { type: HOST_UNREACHABLE, title: 'Splitbook host unreachable', status: 503, detail },
+    problem: {
+      type: HOST_UNREACHABLE,
+      title: 'Lost the connection to Splitbook',
+      status: 503,
+      detail,
+    },
   };
 }
 
@@ -66,11 +88,14 @@ function createHttpBridge(token: string): Bridge {
         headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
         body: JSON.stringify(input ?? {}),
       });
-    } catch (error) {
+    } catch {
+      // The browser says only "Failed to fetch": the host stopped, or the way to it is gone.
+      setHostReachable(false);
       return unreachable(
-        `The call ${channel} failed: ${error instanceof Error ? error.message : String(error)}`,
+        'This window cannot reach the Splitbook that serves it: it stopped, or the connection to it dropped. Splitbook tries again by itself and reloads what it shows once it is back; Retry tries now.',
       );
     }
+    setHostReachable(true);
     let body: unknown;
     try {
       body = await response.json();
@@ -145,12 +170,14 @@ function createEventHub(token: string) {
     }
     es.addEventListener('open', () => {
       retryMs = RECONNECT_MIN_MS;
+      setHostReachable(true);
       // Events were missed while disconnected: tell the app to refresh what it shows.
       if (hadError) emit('stores.changed', {});
       hadError = false;
     });
     es.addEventListener('error', () => {
       hadError = true;
+      setHostReachable(false);
       // The browser retries on its own unless the stream was refused; then we retry with backoff.
       if (es.readyState !== EventSource.CLOSED) return;
       es.close();

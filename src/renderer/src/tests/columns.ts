@@ -42,6 +42,11 @@ export type Column = {
   narrowRank?: number;
   /** Shown until the user says otherwise. */
   byDefault: (scope: ScopeKind, stores: number) => boolean;
+  /**
+   * Shown by default and never dropped for width (only the user's choice hides it): the store of a
+   * list mixing several stores, since titles repeat across stores and a row means little without it.
+   */
+  kept?: (scope: ScopeKind, stores: number) => boolean;
 };
 
 const always = () => true;
@@ -60,9 +65,11 @@ export const COLUMNS: readonly Column[] = [
     label: 'Store',
     sort: null,
     width: 96,
+    narrow: 72,
     rank: 7,
-    // Its width is earned only where rows of several stores are mixed.
+    // Its width is earned only where rows of several stores are mixed; there it always shows.
     byDefault: (scope, stores) => scope === 'all' && stores > 1,
+    kept: (scope, stores) => scope === 'all' && stores > 1,
   },
   {
     key: 'status',
@@ -75,7 +82,7 @@ export const COLUMNS: readonly Column[] = [
     byDefault: always,
   },
   { key: 'stage', label: 'Stage', sort: null, width: 80, rank: 10, byDefault: never },
-  { key: 'goal', label: 'Goal', sort: 'goal', width: 118, rank: 8, byDefault: always },
+  { key: 'goal', label: 'Goal', sort: 'goal', width: 140, rank: 8, byDefault: always },
   { key: 'device', label: 'Device', sort: null, width: 76, rank: 10, byDefault: never },
   { key: 'campaign', label: 'Campaign', sort: null, width: 120, rank: 10, byDefault: never },
   { key: 'tags', label: 'Tags', sort: null, width: 120, rank: 10, byDefault: never },
@@ -186,8 +193,9 @@ export type Layout = {
 
 /**
  * The one rule for which columns show. Title always; a column the user turned on or off is shown or
- * hidden as chosen, whatever the width; the rest follow their default, and those shown by default
- * leave, least needed first, when they would squeeze the title below its minimum. `listWidth` 0 (not
+ * hidden as chosen, whatever the width; so is a kept one (the store in a list of several stores) until
+ * the user turns it off; the rest follow their default, and those shown by default leave, least needed
+ * first, when they would squeeze the title below its minimum. `listWidth` 0 (not
  * measured yet, or no list on screen) drops none of them.
  */
 export function layoutColumns(
@@ -206,7 +214,8 @@ export function layoutColumns(
   for (const column of COLUMNS) {
     if (column.key === 'title') continue;
     const choice = choices[column.key];
-    if (choice === true) chosen.add(column.key);
+    if (choice === true || (choice === undefined && column.kept?.(scope, stores) === true))
+      chosen.add(column.key);
     else if (choice === undefined && column.byDefault(scope, stores)) candidates.push(column);
   }
   let used =
@@ -235,4 +244,16 @@ export function layoutColumns(
     width: column.key === 'title' ? titleMin : widthOf(column),
   }));
   return { shown, crowdedOut, minWidth: used, titleMin };
+}
+
+/** Room the title reads well in, beside every default column: what a list with nothing open may grow to. */
+export const TITLE_COMFORT = 280;
+
+/**
+ * The width at which the list shows every column it would show by default (and those the user turned
+ * on) beside a title of TITLE_COMFORT px: what the empty detail pane gives way to (lib/paneLayout.ts).
+ */
+export function wantedListWidth(scope: ScopeKind, stores: number, choices: Choices): number {
+  const all = layoutColumns(0, scope, stores, choices);
+  return all.minWidth - all.titleMin + TITLE_COMFORT;
 }

@@ -138,6 +138,24 @@ export function resetStoreCache(db: Db, id: string): void {
   })();
 }
 
+/** The first other store (in the list's order) with any of these tests cached: whose tests a key lists. */
+export function storeHoldingAny(
+  db: Db,
+  testIds: readonly string[],
+  exceptStoreId: string,
+): { id: string; name: string } | null {
+  if (testIds.length === 0) return null;
+  return (
+    statement<{ id: string; name: string }>(
+      db,
+      `SELECT s.id, s.name FROM stores s
+       WHERE s.id != ? AND EXISTS (SELECT 1 FROM tests t
+         WHERE t.store_id = s.id AND t.id IN (SELECT value FROM json_each(?)))
+       ORDER BY s.position, s.id LIMIT 1`,
+    ).get(exceptStoreId, JSON.stringify(testIds)) ?? null
+  );
+}
+
 /** Every cached test id of a store, removed ones included. */
 export function cachedTestIds(db: Db, storeId: string): Set<string> {
   return new Set(

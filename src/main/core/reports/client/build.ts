@@ -12,6 +12,7 @@ import { safeFileName } from './escape';
 import { learningsOf } from '../../programme/learnings';
 import { assertSynced, loadClientReport } from './load';
 import { renderStoreReport, renderTestReport, textSummary, type StoreSection } from './render';
+import { collectShots, NO_SHOTS } from './screenshots';
 
 const DAY_MS = 86_400_000;
 const SETTINGS_KEY = 'clientReports';
@@ -59,12 +60,20 @@ export function periodOf(
   return { since, until };
 }
 
-export function buildClientReport(
+export type BuildOptions = {
+  /** Fetches the sides' screenshots to embed (the core's fetch); without it they stay links. */
+  fetch?: typeof fetch;
+  /** A store report's full sections (learnings, two pages a test) instead of a card a test. */
+  detail?: boolean;
+};
+
+export async function buildClientReport(
   db: Db,
   scope: ClientReportScope,
   format: 'html' | 'text',
   now: number,
-): BuiltReport {
+  build: BuildOptions = {},
+): Promise<BuiltReport> {
   assertSynced(db, scope.storeId);
   const period = periodOf(scope, now);
   const sections = loadClientReport(db, {
@@ -78,6 +87,7 @@ export function buildClientReport(
     header: settings.header,
     locale: settings.locale || undefined,
     generatedAt: new Date(now).toISOString(),
+    detail: build.detail === true,
   };
   const date = new Date(now).toISOString().slice(0, 10);
   const tests = sections.flatMap((section) => section.tests);
@@ -94,9 +104,17 @@ export function buildClientReport(
       period,
     };
   }
+  // Read from the cache first: the images are fetched after, with no transaction held.
+  const withPages = single ? sections : withLearnings(db, sections, scope.storeId, period, now);
+  const shots = build.fetch
+    ? await collectShots(
+        tests.map((t) => t.test),
+        build.fetch,
+      )
+    : NO_SHOTS;
   const content = single
-    ? renderTestReport(single, options)
-    : renderStoreReport(withLearnings(db, sections, scope.storeId, period, now), period, options);
+    ? renderTestReport(single, { ...options, shots })
+    : renderStoreReport(withPages, period, { ...options, shots });
   return { content, fileName: safeFileName(name, 'html'), tests: tests.length, period };
 }
 

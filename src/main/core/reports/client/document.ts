@@ -1,6 +1,8 @@
 // The client report as one self-contained HTML file: styles inside, charts as inline SVG, no script, no
-// URL loaded (screenshots are links). Prints on A4 and US Letter (margins, not a forced size), a test
-// never split mid-chart, each test on a page of its own in a store report.
+// URL loaded (screenshots embedded as data: when it was written, else links). Landmarks a reader can
+// move by (banner, main, contentinfo, regions named by their headings), one h1. Prints on A4 and US
+// Letter (margins, not a forced size), a chart never split; in a store report two test cards a page,
+// or with --detail each test's full section on a page of its own.
 import { esc } from './escape';
 
 export type ReportHeader = {
@@ -60,11 +62,54 @@ section.test { break-before: page; } section.test:first-of-type.single { break-b
 section.summary { break-after: page; }
 .chips span { border: 1px solid var(--line); border-radius: 10px; padding: 0 6px; margin-right: 4px; font-size: 8.5pt; }
 a { color: var(--variant); word-break: break-all; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+th[scope="row"] { color: var(--fg); font-weight: 400; }
+table.intervals { table-layout: fixed; } table.intervals th, table.intervals td { padding: 2px 6px; }
+table.intervals caption { text-align: left; font-size: 9pt; font-weight: 600; padding-bottom: 2px; }
+table.intervals thead th:nth-child(1) { width: 32%; } table.intervals thead th:nth-child(2) { width: 34%; }
+table.intervals .irange-text { white-space: nowrap; }
+.ibar-cell { vertical-align: middle; } .ibar { width: 100%; height: 14px; display: block; }
+.iaxis { display: flex; justify-content: space-between; font-weight: 400; font-size: 8pt; }
+.izero { stroke: var(--muted); stroke-dasharray: 2 2; } .irange { fill: var(--muted); opacity: .45; } .ipoint { fill: var(--muted); }
+.role-goal .irange, .role-goal .ipoint { fill: var(--variant); opacity: 1; } .role-goal .irange { opacity: .45; }
+.role-guardrail .irange, .role-guardrail .ipoint { fill: var(--warn); } .role-guardrail .irange { opacity: .45; }
+.icut { font-size: 9px; fill: var(--muted); }
+.irole { font-size: 8pt; font-weight: 600; border: 1px solid var(--line); border-radius: 3px; padding: 0 3px; white-space: nowrap; }
+.shots { display: flex; gap: 10px; flex-wrap: wrap; margin: 6px 0; }
+.shot { margin: 0; flex: 1 1 45%; min-width: 0; break-inside: avoid; }
+.shot img { display: block; max-width: 100%; max-height: 32mm; object-fit: contain; border: 1px solid var(--line); }
+.shot figcaption { font-size: 8.5pt; color: var(--muted); }
+.card-body { display: flex; gap: 10px; align-items: flex-start; }
+.card-body > table { flex: 1 1 auto; min-width: 0; }
+.shots.compact { flex: 0 0 52mm; flex-wrap: nowrap; gap: 6px; margin: 4px 0; }
+.shots.compact .shot { flex: 1 1 0; }
+.shots.compact .shot img { max-height: 42mm; margin: 0 auto; }
+.shots.compact .shot-link { overflow-wrap: anywhere; }
+.shot-link { font-size: 8.5pt; margin: 2px 0; }
+section.cards > h2 { margin-bottom: 6px; }
+section.summary .figures { grid-template-columns: repeat(3, 1fr); }
+table.all-tests { table-layout: fixed; } table.all-tests .c-test { width: 31%; } table.all-tests .c-status { width: 10%; }
+table.all-tests .c-goal { width: 15%; } table.all-tests .c-call { width: 24%; } table.all-tests .c-lift, table.all-tests .c-chance { width: 10%; }
+table.all-tests td { overflow-wrap: anywhere; }
+.test-title { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden; overflow-wrap: anywhere; }
+article.card { border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px; margin: 0 0 8px; break-inside: avoid; }
+article.card .card-title { font-size: 12pt; margin: 0 0 2px; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; overflow-wrap: anywhere; }
+article.card .decision { margin: 6px 0; padding: 5px 8px; }
+article.card table { margin: 4px 0; }
+article.card .asof { margin: 2px 0 0; }
 footer.about { margin-top: 14px; border-top: 1px solid var(--line); padding-top: 6px; color: var(--muted); font-size: 8.5pt; }
 `;
 
-/** A whole HTML document: the header of the consultant's own, then `body`. No script, nothing to load. */
-export function htmlDocument(title: string, header: ReportHeader, body: string, locale: string): string {
+/**
+ * A whole HTML document: the header of the consultant's own (the banner), the report (`main`), then its
+ * `footer` (contentinfo). No script, nothing to load.
+ */
+export function htmlDocument(
+  title: string,
+  header: ReportHeader,
+  body: { main: string; footer: string },
+  locale: string,
+): string {
   const logo = header.logoDataUrl && /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/.test(header.logoDataUrl)
     ? `<img src="${esc(header.logoDataUrl)}" alt="">`
     : '';
@@ -78,6 +123,6 @@ export function htmlDocument(title: string, header: ReportHeader, body: string, 
     // Nothing may load from anywhere, even if a future change forgot: only inline styles and data: images.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` +
     `<meta name="generator" content="Splitbook"><title>${esc(title)}</title><style>${CSS}</style></head>` +
-    `<body>${brand}${body}</body></html>\n`
+    `<body>${brand}<main>${body.main}</main>${body.footer}</body></html>\n`
   );
 }

@@ -8,6 +8,17 @@ export function esc(text: string | number | null | undefined): string {
   return String(text ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
+/**
+ * A title as a line of a list or a cell of a table: at most `max` characters, cut at a word with an
+ * ellipsis, escaped; the whole of it in the element's title. Titles have no length the API states.
+ */
+export function shortTitle(title: string, max = 120): string {
+  if (title.length <= max) return esc(title);
+  const cut = title.slice(0, max);
+  const word = cut.lastIndexOf(' ');
+  return `<span title="${esc(title)}">${esc((word > max * 0.6 ? cut.slice(0, word) : cut).trimEnd())}…</span>`;
+}
+
 /** An http(s) URL for a link's href, or null (javascript:, data: and anything else are never linked). */
 export function safeHref(url: unknown): string | null {
   if (typeof url !== 'string') return null;

@@ -231,8 +231,9 @@ export function learningsPage(
   if (f.concluded === 0) return '';
   const lift = (x: number | null) => (x === null ? '–' : fmt.lift(x));
   const goalLabel = (goal: string) => metricOfGoal(goal)?.label ?? goal;
+  const id = `learnings-${storeName.replace(/[^A-Za-z0-9]+/g, '-')}`;
   return (
-    `<section class="learnings"><h2>${esc(storeName)}: what the tests taught, ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</h2>` +
+    `<section class="learnings" aria-labelledby="${id}"><h2 id="${id}">${esc(storeName)}: what the tests taught, ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</h2>` +
     `<div class="figures">` +
     figure(
       'Tests concluded',

@@ -4,9 +4,11 @@ import type { DecisionCall } from '#shared/domain/decisions/schemas';
 import { METRICS, metricOfGoal } from '#shared/domain/metrics';
 import { htmlDocument, type ReportHeader } from './document';
 import { learningsPage, type StoreLearnings } from './learnings';
-import { esc } from './escape';
+import { esc, shortTitle } from './escape';
 import { reportFormat, type ReportFormat } from './format';
 import { testSection, type ClientTest } from './sections';
+import { testCards } from './cards';
+import { NO_SHOTS, type ReportShots } from './screenshots';
 
 export type { ClientTest } from './sections';
 
@@ -16,6 +18,13 @@ export type ReportOptions = {
   locale?: string;
   /** When the report was written (ISO). */
   generatedAt: string;
+  /** The sides' screenshots fetched while writing it (embedded, or why not). */
+  shots?: ReportShots;
+  /**
+   * A store report's tests as full sections (about two pages each, with the learnings page) instead
+   * of one compact card each after the summary.
+   */
+  detail?: boolean;
 };
 
 export type StorePeriod = { since: string; until: string };
@@ -28,6 +37,7 @@ export type StoreSection = {
   learnings?: StoreLearnings | null;
 };
 
+/** The document's contentinfo: who wrote it, when, and how its figures are made. */
 function footer(fmt: ReportFormat, generatedAt: string): string {
   return (
     `<footer class="about">Written by Splitbook on ${esc(fmt.dateTime(generatedAt))}. "Splitbook" figures are recomputed from the ` +
@@ -39,8 +49,13 @@ function footer(fmt: ReportFormat, generatedAt: string): string {
 /** The report of one test. */
 export function renderTestReport(input: ClientTest, options: ReportOptions): string {
   const fmt = reportFormat(options.locale);
-  const body = testSection(input, fmt, true) + footer(fmt, options.generatedAt);
-  return htmlDocument(`${input.storeName} – ${input.test.title}`, options.header, body, fmt.locale);
+  const main = testSection(input, fmt, { single: true, shots: options.shots ?? NO_SHOTS });
+  return htmlDocument(
+    `${input.storeName} – ${input.test.title}`,
+    options.header,
+    { main, footer: footer(fmt, options.generatedAt) },
+    fmt.locale,
+  );
 }
 
 const GROUPS: { label: string; calls: DecisionCall[] }[] = [
@@ -62,7 +77,18 @@ function goalLabel(t: ClientTest): string {
     : t.test.goal;
 }
 
-function summary(section: StoreSection, period: StorePeriod, fmt: ReportFormat): string {
+/**
+ * A store's summary page. `level` is its heading's (1 in a one-store report, where it is the document's
+ * heading; 2 under "All stores"); its parts are one level below.
+ */
+function summary(
+  section: StoreSection,
+  period: StorePeriod,
+  fmt: ReportFormat,
+  level: 1 | 2,
+): string {
+  const head = `h${level}`;
+  const h = `h${level + 1}`;
   const { tests } = section;
   const count = (calls: DecisionCall[]) =>
     tests.filter((t) => t.decision !== null && calls.includes(t.decision.call)).length;
@@ -73,67 +99,87 @@ function summary(section: StoreSection, period: StorePeriod, fmt: ReportFormat):
       .sort((a, b) => Math.abs(liftOf(b) ?? 0) - Math.abs(liftOf(a) ?? 0))
       .slice(0, 3);
   const line = (t: ClientTest) =>
-    `<li><strong>${esc(t.test.title)}</strong>: ${esc(goalLabel(t).toLowerCase())} ${esc(fmt.lift(liftOf(t) ?? 0))}</li>`;
+    `<li><strong>${shortTitle(t.test.title, 90)}</strong>: ${esc(goalLabel(t).toLowerCase())} ${esc(fmt.lift(liftOf(t) ?? 0))}</li>`;
   const wins = decided('ship');
   const losses = decided('keep_control');
   const waiting = tests
     .filter((t) => t.decision?.call === 'keep_running')
     .sort((a, b) => (a.decision?.daysToDecision ?? 0) - (b.decision?.daysToDecision ?? 0));
   const table =
-    `<table><thead><tr><th>Test</th><th>Status</th><th>Goal</th><th>Call</th><th class="num">Lift (goal)</th><th class="num">Chance to win</th></tr></thead><tbody>` +
+    `<table class="all-tests"><colgroup><col class="c-test"><col class="c-status"><col class="c-goal"><col class="c-call"><col class="c-lift"><col class="c-chance"></colgroup><thead><tr><th scope="col">Test</th><th scope="col">Status</th><th scope="col">Goal</th><th scope="col">Call</th><th scope="col" class="num">Lift (goal)</th><th scope="col" class="num">Chance to win</th></tr></thead><tbody>` +
     tests
       .map((t) => {
         const goal = t.decision?.goal;
         return (
-          `<tr><td>${esc(t.test.title)}</td><td>${esc(t.test.status)}</td><td>${esc(goalLabel(t))}</td><td>${esc(t.decision?.words ?? (t.results === null ? 'No results yet' : 'No call'))}</td>` +
+          `<tr><td>${shortTitle(t.test.title, 90)}</td><td>${esc(t.test.status)}</td><td>${esc(goalLabel(t))}</td><td>${esc(t.decision?.words ?? (t.results === null ? 'No results yet' : 'No call'))}</td>` +
           `<td class="num">${goal?.lift == null ? '–' : esc(fmt.lift(goal.lift))}</td><td class="num">${goal?.pWin == null ? '–' : esc(fmt.probability(goal.pWin))}</td></tr>`
         );
       })
       .join('') +
     `</tbody></table>`;
   return (
-    `<section class="summary"><h1>${esc(section.storeName)}: tests ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</h1>` +
+    `<section class="summary" aria-labelledby="${summaryId(section)}"><${head} id="${summaryId(section)}">${esc(section.storeName)}: tests ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</${head}>` +
     `<div class="figures">${GROUPS.map((g) => `<div><div class="label">${esc(g.label)}</div><div class="value">${fmt.int(count(g.calls))}</div></div>`).join('')}` +
     `<div><div class="label">Tests in the period</div><div class="value">${fmt.int(tests.length)}</div>${noCall > 0 ? `<div class="muted">${fmt.int(noCall)} without results yet</div>` : ''}</div></div>` +
-    (wins.length > 0 ? `<h3>Biggest wins</h3><ul>${wins.map(line).join('')}</ul>` : '') +
-    (losses.length > 0 ? `<h3>Biggest losses</h3><ul>${losses.map(line).join('')}</ul>` : '') +
+    (wins.length > 0 ? `<${h}>Biggest wins</${h}><ul>${wins.map(line).join('')}</ul>` : '') +
+    (losses.length > 0 ? `<${h}>Biggest losses</${h}><ul>${losses.map(line).join('')}</ul>` : '') +
     (waiting.length > 0
-      ? `<h3>Waiting for a decision</h3><ul>${waiting
+      ? `<${h}>Waiting for a decision</${h}><ul>${waiting
           .slice(0, 6)
           .map(
             (t) =>
-              `<li><strong>${esc(t.test.title)}</strong>: ${esc(t.decision?.words ?? '')}${t.decision?.decisionDate ? ` (around ${esc(fmt.date(t.decision.decisionDate))})` : ''}</li>`,
+              `<li><strong>${shortTitle(t.test.title, 90)}</strong>: ${esc(t.decision?.words ?? '')}${t.decision?.decisionDate ? ` (around ${esc(fmt.date(t.decision.decisionDate))})` : ''}</li>`,
           )
           .join('')}</ul>`
       : '') +
-    `<h3>All tests</h3>${tests.length === 0 ? '<p class="muted">No test ran or ended in this period.</p>' : table}</section>`
+    `<${h}>All tests</${h}>${tests.length === 0 ? '<p class="muted">No test ran or ended in this period.</p>' : table}</section>`
   );
 }
 
-/** The report of one store, or of every store (a summary per store first, then each test). */
+function summaryId(section: StoreSection): string {
+  return `summary-${esc(section.storeId ?? section.storeName.replace(/[^A-Za-z0-9]+/g, '-'))}`;
+}
+
+/**
+ * The report of one store, or of every store: a summary page per store, then one compact card per
+ * test (at most half a page each); with `detail`, each store's learnings page after its summary and a
+ * full section per test instead.
+ */
 export function renderStoreReport(
   sections: readonly StoreSection[],
   period: StorePeriod,
   options: ReportOptions,
 ): string {
   const fmt = reportFormat(options.locale);
-  const title =
-    sections.length === 1
-      ? `${sections[0]?.storeName ?? ''} – tests ${period.since} to ${period.until}`
-      : `All stores – tests ${period.since} to ${period.until}`;
-  const body =
+  const shots = options.shots ?? NO_SHOTS;
+  const many = sections.length !== 1;
+  const title = many
+    ? `All stores – tests ${period.since} to ${period.until}`
+    : `${sections[0]?.storeName ?? ''} – tests ${period.since} to ${period.until}`;
+  const heading = many
+    ? `<h1>All stores: tests ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</h1>`
+    : '';
+  const tests = sections.flatMap((section) => section.tests);
+  const main =
+    heading +
     sections
       .map(
         (section) =>
-          summary(section, period, fmt) +
-          (section.learnings
+          summary(section, period, fmt, many ? 2 : 1) +
+          (options.detail && section.learnings
             ? learningsPage(section.storeName, period, section.learnings, fmt)
             : ''),
       )
       .join('') +
-    sections.flatMap((section) => section.tests.map((t) => testSection(t, fmt))).join('') +
-    footer(fmt, options.generatedAt);
-  return htmlDocument(title, options.header, body, fmt.locale);
+    (options.detail
+      ? tests.map((t) => testSection(t, fmt, { shots })).join('')
+      : testCards(tests, fmt, shots));
+  return htmlDocument(
+    title,
+    options.header,
+    { main, footer: footer(fmt, options.generatedAt) },
+    fmt.locale,
+  );
 }
 
 /** Three to six bullets a consultant can paste: one per test, the most pressing calls first. */

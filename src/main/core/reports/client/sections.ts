@@ -7,9 +7,12 @@ import type { Decision } from '#shared/domain/decisions/schemas';
 import { metricOfGoal, METRICS } from '#shared/domain/metrics';
 import { analyseTest, overTime, dailySeries, type Alert } from '#shared/domain/statistics/index';
 import { verdictOf, daysRunning } from '#shared/domain/verdict';
+import { metricIntervals, type IntervalRow } from '#shared/domain/interval-bars';
 import { barChart, lineChart, type ChartPoint } from './charts';
-import { esc, safeHref } from './escape';
+import { esc } from './escape';
 import type { ReportFormat } from './format';
+import { intervalTable } from './intervals';
+import { NO_SHOTS, shotsOf, type ReportShots } from './screenshots';
 
 /** Everything a test's section shows, read from the cache. */
 export type ClientTest = {
@@ -53,7 +56,8 @@ function rateOf(side: SideStatistics, rate: string): number | null {
   return part === null || side.visitors <= 0 ? null : part / side.visitors;
 }
 
-function metaLine(input: ClientTest, fmt: ReportFormat): string {
+/** The test's store, campaign, goal, dates and status, in one line. */
+export function metaLine(input: ClientTest, fmt: ReportFormat): string {
   const { test } = input;
   const campaign =
     test.campaign && typeof test.campaign === 'object' && 'name' in test.campaign
@@ -79,12 +83,14 @@ function metaLine(input: ClientTest, fmt: ReportFormat): string {
   return parts.filter(Boolean).join(' · ');
 }
 
-function decisionBox(input: ClientTest): string {
+/** The call in words and its reason (and, in a full section, its basis). */
+export function decisionBox(input: ClientTest, withBasis = true): string {
   const { decision, results } = input;
   if (decision !== null) {
     return (
       `<div class="decision ${esc(decision.call)}"><div><span class="call">${esc(decision.words)}:</span> ${esc(decision.reason)}</div>` +
-      `<div class="basis">${esc(decision.basis)}</div></div>`
+      (withBasis ? `<div class="basis">${esc(decision.basis)}</div>` : '') +
+      `</div>`
     );
   }
   if (results === null)
@@ -120,15 +126,15 @@ function keyFigures(input: ClientTest, fmt: ReportFormat): string {
   );
 }
 
-function metricsTable(results: TestResults, fmt: ReportFormat): string {
+function metricsTable(results: TestResults, fmt: ReportFormat, h: string): string {
   const row = (name: string, value: (s: SideStatistics) => string) =>
-    `<tr><td>${esc(name)}</td><td class="num">${value(results.control)}</td><td class="num">${value(results.variant)}</td></tr>`;
+    `<tr><th scope="row">${esc(name)}</th><td class="num">${value(results.control)}</td><td class="num">${value(results.variant)}</td></tr>`;
   const rate = (r: string) => (s: SideStatistics) => {
     const v = rateOf(s, r);
     return v === null ? '–' : esc(r === 'rpv' || r === 'aov' ? fmt.money(v) : fmt.rate(v));
   };
   return (
-    `<h3>Figures per side</h3><table><thead><tr><th></th><th class="num control">Control</th><th class="num variant">Variant</th></tr></thead><tbody>` +
+    `<${h}>Figures per side</${h}><table><thead><tr><th scope="col">Figure</th><th scope="col" class="num control">Control</th><th scope="col" class="num variant">Variant</th></tr></thead><tbody>` +
     row('Visitors', (s) => esc(fmt.int(s.visitors))) +
     row('Conversions', (s) => esc(fmt.int(s.conversions))) +
     row('Conversion rate', rate('cvr')) +
@@ -140,7 +146,7 @@ function metricsTable(results: TestResults, fmt: ReportFormat): string {
   );
 }
 
-function segmentsTable(results: TestResults, fmt: ReportFormat): string {
+function segmentsTable(results: TestResults, fmt: ReportFormat, h: string): string {
   const rows = SEGMENTS.flatMap((segment) => {
     const c = results.control[segment];
     const v = results.variant[segment];
@@ -161,8 +167,8 @@ function segmentsTable(results: TestResults, fmt: ReportFormat): string {
   });
   if (rows.length === 0) return '';
   return (
-    `<h3>Segments</h3><table><thead><tr><th>Segment</th><th class="num control">Control visitors</th><th class="num control">Conversion rate</th>` +
-    `<th class="num variant">Variant visitors</th><th class="num variant">Conversion rate</th><th class="num">Lift</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+    `<${h}>Segments</${h}><table><thead><tr><th scope="col">Segment</th><th scope="col" class="num control">Control visitors</th><th scope="col" class="num control">Conversion rate</th>` +
+    `<th scope="col" class="num variant">Variant visitors</th><th scope="col" class="num variant">Conversion rate</th><th scope="col" class="num">Lift</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
   );
 }
 
@@ -243,7 +249,7 @@ function charts(input: ClientTest, fmt: ReportFormat): string {
   return parts.join('');
 }
 
-function caveats(input: ClientTest): string {
+function caveats(input: ClientTest, h: string): string {
   if (input.results === null) return '';
   const now = Date.parse(input.figuresAsOf ?? '') || Date.now();
   const alerts: Alert[] = analyseTest(input.test, input.results, { now }).alerts.filter((a) =>
@@ -257,37 +263,76 @@ function caveats(input: ClientTest): string {
     ...guards.map((g) => `Not enough data yet for a call: ${g.text}.`),
   ];
   if (items.length === 0) return '';
-  return `<h3>Caveats</h3><ul class="caveats">${items.map((m) => `<li>${esc(m)}</li>`).join('')}</ul>`;
+  return `<${h}>Caveats</${h}><ul class="caveats">${items.map((m) => `<li>${esc(m)}</li>`).join('')}</ul>`;
 }
 
-function screenshots(test: Test): string {
-  const links = [
-    ['Control', safeHref(test.control.screenshotUrl)],
-    ['Variant', safeHref(test.variant?.screenshotUrl)],
-  ].filter((entry): entry is [string, string] => entry[1] !== null);
-  if (links.length === 0) return '';
-  return `<p class="muted">Screenshots (links, not loaded): ${links.map(([side, url]) => `${side} <a href="${esc(url)}">${esc(url)}</a>`).join(' · ')}</p>`;
+/**
+ * The sides' screenshots: each embedded when the report was written (a data: URL, nothing to load),
+ * else its link and why it is not shown. `compact`: small, side by side, for a card.
+ */
+export function screenshotsBlock(
+  test: Test,
+  shots: ReportShots,
+  h: string | null,
+  compact = false,
+): string {
+  const sides = shotsOf(test, shots);
+  if (sides.length === 0) return '';
+  const label = (side: string) => (side === 'control' ? 'Control' : 'Variant');
+  const figures = sides
+    .map((shot) =>
+      shot.dataUrl !== null
+        ? `<figure class="shot side-${shot.side}"><img src="${esc(shot.dataUrl)}" alt="${label(shot.side)} screenshot"><figcaption>${label(shot.side)}</figcaption></figure>`
+        : `<p class="shot-link">${label(shot.side)}: <a href="${esc(shot.url)}">${esc(shot.url)}</a> <span class="muted" title="${esc(shot.reason)}">(${esc(compact ? shortReason(shot.reason) : shot.reason)})</span></p>`,
+    )
+    .join('');
+  return `${h ? `<${h}>Screenshots</${h}>` : ''}<div class="shots${compact ? ' compact' : ''}">${figures}</div>`;
 }
 
-function notes(input: ClientTest, fmt: ReportFormat): string {
+/** A card's note on a side not shown: its first sentence ("not embedded: the screenshot is too large"). */
+function shortReason(reason: string): string {
+  const end = reason.indexOf('. ');
+  return end > 0 ? reason.slice(0, end) : reason;
+}
+
+/** Every metric's lift and interval, the goal's from the call's own figures (shared/domain/interval-bars). */
+export function intervalRows(input: ClientTest): IntervalRow[] {
+  if (input.results === null) return [];
+  const now = Date.parse(input.figuresAsOf ?? '') || Date.now();
+  return metricIntervals(analyseTest(input.test, input.results, { now }), {
+    goal: input.decision?.goal ?? null,
+  });
+}
+
+function notes(input: ClientTest, fmt: ReportFormat, h: string): string {
   const { test } = input;
   const start = test.startAt ? Date.parse(test.startAt) - DAY_MS : -Infinity;
   const end = test.endAt ? Date.parse(test.endAt) + DAY_MS : Infinity;
   const dated = input.annotations.filter((a) => dayMs(a.day) >= start && dayMs(a.day) <= end);
   const parts: string[] = [];
   if (input.note.trim() !== '')
-    parts.push(`<h3>Consultant's note</h3><div class="note">${esc(input.note)}</div>`);
+    parts.push(`<${h}>Consultant's note</${h}><div class="note">${esc(input.note)}</div>`);
   if (dated.length > 0) {
     parts.push(
-      `<h3>Dated annotations</h3><ul>${dated.map((a) => `<li>${esc(fmt.date(a.day))}: ${esc(a.label)}</li>`).join('')}</ul>`,
+      `<${h}>Dated annotations</${h}><ul>${dated.map((a) => `<li>${esc(fmt.date(a.day))}: ${esc(a.label)}</li>`).join('')}</ul>`,
     );
   }
   return parts.join('');
 }
 
-/** One test's section: title to note, with the time its figures were synced. */
-export function testSection(input: ClientTest, fmt: ReportFormat, single = false): string {
+/**
+ * One test's section: title to note, with the time its figures were synced. Alone (a test's report) its
+ * title is the document's one h1; in a store report an h2, each part one level below.
+ */
+export function testSection(
+  input: ClientTest,
+  fmt: ReportFormat,
+  { single = false, shots = NO_SHOTS }: { single?: boolean; shots?: ReportShots } = {},
+): string {
   const { test, results } = input;
+  const head = single ? 'h1' : 'h2';
+  const h = single ? 'h2' : 'h3';
+  const id = `test-${esc(test.id)}`;
   const tags =
     test.tags.length > 0
       ? `<div class="chips">${test.tags.map((t) => `<span>${esc(t.name)}</span>`).join('')}</div>`
@@ -296,15 +341,16 @@ export function testSection(input: ClientTest, fmt: ReportFormat, single = false
     ? `<p><strong>Hypothesis.</strong> ${esc(test.hypothesisDescription)}</p>`
     : '';
   return (
-    `<section class="test${single ? ' single' : ''}" data-test-id="${esc(test.id)}">` +
-    `<h2>${esc(test.title)}</h2><div class="meta">${metaLine(input, fmt)}</div>${tags}${hypothesis}` +
+    `<section class="test${single ? ' single' : ''}" data-test-id="${esc(test.id)}" aria-labelledby="${id}">` +
+    `<${head} id="${id}" class="test-title" title="${esc(test.title)}">${esc(test.title)}</${head}><div class="meta">${metaLine(input, fmt)}</div>${tags}${hypothesis}` +
     decisionBox(input) +
     keyFigures(input, fmt) +
+    intervalTable(intervalRows(input), fmt, 'Every metric: lift and 95% interval') +
     charts(input, fmt) +
-    (results === null ? '' : metricsTable(results, fmt) + segmentsTable(results, fmt)) +
-    caveats(input) +
-    screenshots(test) +
-    notes(input, fmt) +
+    (results === null ? '' : metricsTable(results, fmt, h) + segmentsTable(results, fmt, h)) +
+    caveats(input, h) +
+    screenshotsBlock(test, shots, h) +
+    notes(input, fmt, h) +
     `<p class="asof">Figures as of ${input.figuresAsOf ? esc(fmt.dateTime(input.figuresAsOf)) : 'never synced'}.</p>` +
     `</section>`
   );
