@@ -37,6 +37,7 @@ function analysis(goalMetric: TestAnalysis['goalMetric']): TestAnalysis {
     liftCiLow: lift - 0.1,
     liftCiHigh: lift + 0.1,
     days: 14,
+    df: 13,
     approximate: true as const,
   });
   return {
