@@ -31,7 +31,7 @@ const ROLE_ORDER: Record<IntervalRole, number> = { goal: 0, guardrail: 1, other:
  * The rows of a test, goal first, then guardrails, then the rest in the metrics' order; a metric without
  * an interval (no events, no revenue days) is left out. `goal` is the call's own current figures of the
  * goal when there is a call, so the goal's bar is the figure the call and the list show; `guardrails`
- * names the metrics the decision engine guards (none yet: the role is wired, the engine feeds it).
+ * names the metrics the call watches (Decision.guardrails).
  */
 export function metricIntervals(
   analysis: TestAnalysis,

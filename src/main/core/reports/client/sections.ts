@@ -301,6 +301,7 @@ export function intervalRows(input: ClientTest): IntervalRow[] {
   const now = Date.parse(input.figuresAsOf ?? '') || Date.now();
   return metricIntervals(analyseTest(input.test, input.results, { now }), {
     goal: input.decision?.goal ?? null,
+    guardrails: input.decision?.guardrails.map((check) => check.metric) ?? [],
   });
 }
 
