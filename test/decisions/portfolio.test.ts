@@ -1,5 +1,6 @@
-// The portfolio counts ended tests by Splitbook's call on the goal: ship won, keep the control lost, no
-// meaningful difference flat, anything else inconclusive; the portfolio report the same, flat at the end.
+// The portfolio counts tests by Splitbook's call on the goal as the Learnings do: a concluding call made in
+// the window counts (ship won, keep the control lost, no meaningful difference flat), an ended test without
+// one is inconclusive; the win rate is the Learnings'; the portfolio report the same, flat at the end.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Test, TestResults } from '#shared/api/index';
@@ -61,7 +62,7 @@ describe('the portfolio by decision', () => {
       seed(db, 3, 'completed', '2026-05-01', 14, SHAPES.flat);
       seed(db, 4, 'cancelled', '2026-05-01', 5, SHAPES.tiny);
       seed(db, 5, 'completed', '2026-05-01', 14, null);
-      // Running tests are no outcome, whatever their call.
+      // A running test whose call is made counts by it too, as the Learnings count it: recommended to ship.
       seed(db, 6, 'active', '2026-06-01', 14, SHAPES.ship);
       const calls = db
         .prepare('SELECT id, decision FROM tests ORDER BY seq')
@@ -81,31 +82,35 @@ describe('the portfolio by decision', () => {
       expect(PORTFOLIO_COLUMNS.at(-1)).toBe('flat');
       const column = (name: string) => PORTFOLIO_COLUMNS.indexOf(name as never);
       const alpha = rows[1] ?? [];
-      expect(alpha[column('ended_90d')]).toBe(5);
-      expect(alpha[column('won')]).toBe(1);
+      expect(alpha[column('counted_90d')]).toBe(6);
+      expect(alpha[column('won')]).toBe(2);
       expect(alpha[column('lost')]).toBe(1);
       expect(alpha[column('flat')]).toBe(1);
       expect(alpha[column('inconclusive')]).toBe(2);
-      expect(alpha[column('win_rate')]).toBe(0.2);
+      // Recommended to ship ÷ concluded: 2 of 4, the Learnings' own win rate.
+      expect(alpha[column('win_rate')]).toBe(0.5);
 
       const core = await startCore(data.path, { clock: () => NOW });
       try {
         const figures = await core.services.portfolio.figures({});
         expect(figures.stores[0]?.ended).toEqual({
-          won: 1,
+          won: 2,
           lost: 1,
           flat: 1,
           inconclusive: 2,
-          total: 5,
+          total: 6,
         });
         expect(figures.total.ended).toEqual({
-          won: 1,
+          won: 2,
           lost: 1,
           flat: 1,
           inconclusive: 2,
-          total: 5,
+          total: 6,
         });
-        expect(figures.total.winRate).toBe(0.2);
+        expect(figures.total.winRate).toBe(0.5);
+        // One definition: the Learnings of the same 90 days give the same win rate.
+        const learnt = await core.services.programme.learnings({ storeId: null, since: '2026-03-17', until: '2026-06-15' });
+        expect(learnt.figures.winRate).toBe(0.5);
       } finally {
         await core.close();
       }

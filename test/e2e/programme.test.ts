@@ -339,7 +339,7 @@ describe('the Learnings view', { timeout: 120_000 }, () => {
     );
     const sub = normalise(await figures.locator('[data-figure="concluded"] .sub').textContent());
     expect(sub).toBe(
-      `▲ ${f.ship} shipped · ▼ ${f.keepControl} kept the control · = ${f.noDifference} no difference`,
+      `▲ ${f.ship} recommended to ship · ▼ ${f.keepControl} to keep the control · = ${f.noDifference} no difference`,
     );
 
     // Per store, by tag, surface area and goal, the concluded tests (latest first) and the winners.

@@ -134,7 +134,9 @@ describe("Splitbook's check, end to end", { timeout: 120_000 }, () => {
     await expect.poll(() => chart.getAttribute('aria-label')).toMatch(/marked: Black Friday promo/);
     expect(
       await page
-        .locator('[role="img"][aria-label^="Conversion rate, cumulative"]')
+        // The goal's cumulative chart, whatever the planted test's goal.
+        .locator('[role="img"][aria-label*=", cumulative: control and variant"]')
+        .first()
         .getAttribute('aria-label'),
     ).toMatch(/marked: Black Friday promo/);
     const goals = page.getByRole('region', { name: 'By goal metric' });

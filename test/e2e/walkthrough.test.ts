@@ -147,7 +147,7 @@ describe('the walk-through, item 13', { timeout: 120_000 }, () => {
     await expect
       .poll(() => note.textContent(), { timeout: 15_000 })
       .toMatch(/^\s*14 days of data after the test ended/);
-    const chart = page.locator('[role="img"][aria-label^="Conversion rate, cumulative"]');
+    const chart = page.locator('[role="img"][aria-label^="Conversion rate (conversions per visitor), cumulative"]');
     expect(await chart.getAttribute('aria-label')).toMatch(/marked: Test ended/);
     expect(
       await page

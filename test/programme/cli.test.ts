@@ -71,12 +71,12 @@ describe('the programme command', { timeout: 90_000 }, () => {
     expect(lines[0]).toBe('Programme: all stores, every concluded test');
     const f = all.figures;
     expect(lines).toContain(
-      `All stores: ${f.concluded} concluded: ${f.ship} shipped, ${f.keepControl} kept the control, ${f.noDifference} no difference; win rate ${percent(f.winRate)}, no difference ${percent(f.noDifferenceRate)}`,
+      `All stores: ${f.concluded} concluded: ${f.ship} recommended to ship, ${f.keepControl} to keep the control, ${f.noDifference} no difference; win rate ${percent(f.winRate)}, no difference ${percent(f.noDifferenceRate)}`,
     );
     for (const store of all.stores) {
       const s = store.figures;
       expect(lines).toContain(
-        `${store.storeName} (${store.storeId}): ${s.concluded} concluded: ${s.ship} shipped, ${s.keepControl} kept the control, ${s.noDifference} no difference; win rate ${percent(s.winRate)}, no difference ${percent(s.noDifferenceRate)}`,
+        `${store.storeName} (${store.storeId}): ${s.concluded} concluded: ${s.ship} recommended to ship, ${s.keepControl} to keep the control, ${s.noDifference} no difference; win rate ${percent(s.winRate)}, no difference ${percent(s.noDifferenceRate)}`,
       );
     }
     for (const row of all.impact) {

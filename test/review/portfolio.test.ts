@@ -148,7 +148,8 @@ describe('the portfolio', () => {
       tests: 4,
       running: 1,
       ended: { won: 0, lost: 0, flat: 0, inconclusive: 1, total: 1 },
-      winRate: 0,
+      // Nothing concluded: the Learnings' win rate (recommended to ship ÷ concluded) has none.
+      winRate: null,
       medianDurationDays: 5,
       winnersChangeRevenue: 0,
     });
@@ -158,7 +159,7 @@ describe('the portfolio', () => {
       tests: 9,
       running: 2,
       ended: { won: 2, lost: 1, flat: 0, inconclusive: 1, total: 4 },
-      winRate: 0.5,
+      winRate: 2 / 3,
       // durations 5, 10, 20, 30
       medianDurationDays: 15,
       winnersChangeRevenue: null,
@@ -176,7 +177,7 @@ describe('the portfolio', () => {
       'store',
       'tests',
       'running',
-      'ended_90d',
+      'counted_90d',
       'won',
       'lost',
       'inconclusive',
@@ -187,9 +188,9 @@ describe('the portfolio', () => {
     ]);
     expect(rows.slice(1)).toEqual([
       ['a', 'Alpha', 5, 1, 3, 2, 1, 0, 0.6667, 20, 750, 0],
-      ['b', 'Beta', 4, 1, 1, 0, 0, 1, 0, 5, 0, 0],
+      ['b', 'Beta', 4, 1, 1, 0, 0, 1, null, 5, 0, 0],
       ['c', 'Gamma', 0, 0, 0, 0, 0, 0, null, null, 0, 0],
-      ['', 'All stores', 9, 2, 4, 2, 1, 1, 0.5, 15, null, 0],
+      ['', 'All stores', 9, 2, 4, 2, 1, 1, 0.6667, 15, null, 0],
     ]);
     db.close();
   });

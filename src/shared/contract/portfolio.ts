@@ -6,10 +6,13 @@ import { method, StoreId } from './common';
 export const OUTCOME_WINDOW_DAYS = 90;
 
 export const OUTCOME_DEFINITION =
-  'An ended test (completed or cancelled) is counted by Splitbook\u2019s decision on its goal: won when the call is ' +
-  '"Ship the variant", lost when it is "Keep the control", flat when it is "No meaningful difference", and ' +
-  'inconclusive otherwise (cannot conclude, check the data first, still running, or no results). ' +
-  'Splitbook\u2019s definition, made with your decision settings; the API states no outcome.';
+  'A test counts in the window by Splitbook\u2019s call on its goal, as the Learnings count it: won when the call is ' +
+  '"Ship the variant" (recommended to ship), lost when it is "Keep the control", flat when it is "No meaningful ' +
+  'difference", each when that call was made (its look\u2019s day) in the window, ' +
+  'whatever the test\u2019s status now; an ended test (completed or cancelled) that ended in the window without such ' +
+  'a call is inconclusive (cannot conclude, check the data first, still running, or no results). ' +
+  'Win rate: recommended to ship \u00f7 concluded (the three calls). Splitbook\u2019s definition, made with your ' +
+  'decision settings; the API states no outcome, nor whether a variant was shipped.';
 
 const Count = z.object({ key: z.string(), label: z.string(), count: z.int() });
 export type PortfolioCount = z.infer<typeof Count>;
@@ -21,7 +24,7 @@ export const PortfolioFigures = z.object({
   tests: z.int(),
   byStatus: z.array(Count),
   running: z.int(),
-  /** Ended tests in the window by Splitbook's call on the goal (OUTCOME_DEFINITION); total = won + lost + flat + inconclusive. */
+  /** Tests in the window by Splitbook's call on the goal (OUTCOME_DEFINITION); total = won + lost + flat + inconclusive. */
   ended: z.object({
     won: z.int(),
     lost: z.int(),
@@ -29,7 +32,7 @@ export const PortfolioFigures = z.object({
     inconclusive: z.int(),
     total: z.int(),
   }),
-  /** won / ended in the window; null when none ended. */
+  /** won ÷ (won + lost + flat), the Learnings' win rate; null when none concluded in the window. */
   winRate: z.number().nullable(),
   /** Median days from start to end of tests ended in the window. */
   medianDurationDays: z.number().nullable(),

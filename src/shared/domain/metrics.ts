@@ -95,3 +95,22 @@ export function rateAsPercent(value: number, scale: RateScale): number | null {
 
 /** How money is labelled: the API states no currency, so no symbol is ever invented. */
 export const MONEY_UNIT = "in the store's currency";
+
+/**
+ * Splitbook's one definition of each goal rate, named with what it counts: every rate is per visitor
+ * (each visitor one trial), and the API's own rate fields (ctr per visit, say) are shown only as "as
+ * sent". The call, the list, the Results tab and every report use these.
+ */
+export const RATE_MEANING: Record<Metric['rate'], string> = {
+  cvr: 'conversions per visitor',
+  rpv: 'revenue per visitor',
+  aov: 'revenue per order',
+  acr: 'carts per visitor',
+  ctr: 'clicks per visitor',
+};
+
+/** "Click-through rate (clicks per visitor)"; revenue per visitor is its own meaning. */
+export function rateName(rate: Metric['rate']): string {
+  const label = METRICS.find((metric) => metric.rate === rate)?.label ?? rate;
+  return rate === 'rpv' ? label : `${label} (${RATE_MEANING[rate]})`;
+}

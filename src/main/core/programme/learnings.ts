@@ -33,7 +33,7 @@ import { goalBaseline, storeTraffic } from '../decisions/store-traffic';
 export const CONCLUDED_DEFINITION =
   'A test is concluded when Splitbook\u2019s call on its goal is \u201cShip the variant\u201d, \u201cKeep the control\u201d or ' +
   '\u201cNo meaningful difference\u201d (made with your decision settings; the API states no outcome). It belongs to the ' +
-  'period of the day its call\u2019s data is from. Win rate: shipped \u00f7 concluded. Days to decision: the day of the test ' +
+  'period of the day its call\u2019s data is from. Win rate: recommended to ship \u00f7 concluded (ship, keep the control or no difference). Days to decision: the day of the test ' +
   'the call was made on (1 = the launch day).';
 
 export const IMPACT_NOTE =

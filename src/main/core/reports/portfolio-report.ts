@@ -3,8 +3,8 @@ import { PORTFOLIO_COLUMNS, portfolioReport } from '../review/portfolio';
 import type { CsvValue } from './csv';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 
-const OUTCOME =
-  'Splitbook’s decision on the goal is “Ship the variant” (made with your decision settings; the API states no outcome)';
+const IN_WINDOW =
+  'counted_90d tests whose call (made with your decision settings, on its look\u2019s day in the last 90 days) is';
 
 /** Units and sources of PORTFOLIO_COLUMNS, in its order (checked below, so the two cannot drift). */
 const COLUMNS: readonly Column[] = [
@@ -13,34 +13,29 @@ const COLUMNS: readonly Column[] = [
   { name: 'tests', kind: 'integer', unit: 'cached tests, removed ones excluded', source: 'cache' },
   { name: 'running', kind: 'integer', unit: 'tests with status active', source: 'API' },
   {
-    name: 'ended_90d',
+    name: 'counted_90d',
     kind: 'integer',
-    unit: 'tests completed or cancelled with end_at in the last 90 days',
+    unit: 'tests counted in the last 90 days: a concluding call made then (any status), or ended then without one (won + lost + flat + inconclusive)',
     source: 'Splitbook',
   },
-  { name: 'won', kind: 'integer', unit: `ended_90d tests won: ${OUTCOME}`, source: 'Splitbook' },
-  {
-    name: 'lost',
-    kind: 'integer',
-    unit: 'ended_90d tests lost: the decision is “Keep the control”',
-    source: 'Splitbook',
-  },
+  { name: 'won', kind: 'integer', unit: `${IN_WINDOW} “Ship the variant” (recommended to ship; the API states no outcome)`, source: 'Splitbook' },
+  { name: 'lost', kind: 'integer', unit: `${IN_WINDOW} “Keep the control”`, source: 'Splitbook' },
   {
     name: 'inconclusive',
     kind: 'integer',
-    unit: 'ended_90d tests neither won, lost nor flat (cannot conclude, check the data, no results)',
+    unit: 'tests completed or cancelled with end_at in the last 90 days and no concluding call (cannot conclude, check the data, no results)',
     source: 'Splitbook',
   },
   {
     name: 'win_rate',
     kind: 'fraction',
-    unit: 'won ÷ ended_90d, 4 decimals; empty when nothing ended',
+    unit: 'won ÷ (won + lost + flat), the Learnings’ win rate, 4 decimals; empty when nothing concluded',
     source: 'Splitbook',
   },
   {
     name: 'median_duration_days',
     kind: 'number',
-    unit: 'days from start_at to end_at of the ended_90d tests, 1 decimal',
+    unit: 'days from start_at to end_at of the tests ended in the last 90 days, 1 decimal',
     source: 'Splitbook',
   },
   {
@@ -49,12 +44,7 @@ const COLUMNS: readonly Column[] = [
     unit: "sum of the won tests' changeRevenue, store currency; empty on the total row (currencies may differ)",
     source: 'API',
   },
-  {
-    name: 'flat',
-    kind: 'integer',
-    unit: 'ended_90d tests with no meaningful difference: the decision is “No meaningful difference”',
-    source: 'Splitbook',
-  },
+  { name: 'flat', kind: 'integer', unit: `${IN_WINDOW} “No meaningful difference”`, source: 'Splitbook' },
 ];
 
 if (COLUMNS.map((c) => c.name).join() !== PORTFOLIO_COLUMNS.join()) {

@@ -6,6 +6,7 @@ import {
   type PortfolioFigures,
 } from '#shared/contract/index';
 import { isEnded } from '#shared/domain/lifecycle';
+import { winRate } from '#shared/domain/programme/learnings';
 import { listStoreRows } from '../db/cache/stores';
 import { portfolioRows, type PortfolioRow } from '../db/history/review';
 import type { Db } from '../db/types';
@@ -17,7 +18,7 @@ export const STARTED_MONTHS = 12;
 export type Outcome = 'won' | 'lost' | 'flat' | 'inconclusive';
 
 /**
- * Splitbook's reading of an ended test from its call on the goal (the API states no outcome): see
+ * Splitbook's reading of a test from its call on the goal (the API states no outcome): see
  * OUTCOME_DEFINITION. Ship is won, keep the control lost, no meaningful difference flat; any other
  * call, or none, inconclusive.
  */
@@ -39,6 +40,20 @@ export function endedInWindow(row: PortfolioRow, now: number, days = OUTCOME_WIN
   if (!isEnded(row.status) || row.endAt === null) return false;
   const end = Date.parse(row.endAt);
   return Number.isFinite(end) && end <= now && end >= now - days * DAY_MS;
+}
+
+/**
+ * A test's outcome in the window, as the Learnings count it: a concluding call made (its look's day)
+ * in the window counts by that call, whatever the test's status now; an ended test without one,
+ * ended in the window, is inconclusive; anything else is not in the window.
+ */
+export function outcomeInWindow(row: PortfolioRow, now: number, days = OUTCOME_WINDOW_DAYS): Outcome | null {
+  const outcome = outcomeOf(row);
+  if (outcome !== 'inconclusive') {
+    const day = row.decidedOn === null ? Number.NaN : Date.parse(`${row.decidedOn}T00:00:00Z`);
+    return Number.isFinite(day) && day <= now && day >= now - days * DAY_MS ? outcome : null;
+  }
+  return endedInWindow(row, now, days) ? 'inconclusive' : null;
 }
 
 export function portfolio(db: Db, now: number): Portfolio {
@@ -80,6 +95,7 @@ type Seen = {
 
 function readRow(row: PortfolioRow, now: number, tagLists: Map<string, string[]>): Seen {
   const ended = endedInWindow(row, now);
+  const outcome = outcomeInWindow(row, now);
   let tags = tagLists.get(row.tagNames);
   if (tags === undefined) {
     tags = tagNames(row.tagNames);
@@ -89,7 +105,7 @@ function readRow(row: PortfolioRow, now: number, tagLists: Map<string, string[]>
     row,
     tags,
     month: row.startAt !== null && isStarted(row.status) ? row.startAt.slice(0, 7) : null,
-    outcome: ended ? outcomeOf(row) : null,
+    outcome,
     days: ended ? durationDays(row) : null,
   };
 }
@@ -127,8 +143,8 @@ function add(a: Accumulator, { row, tags, month, outcome, days }: Seen): void {
     a.ended[outcome] += 1;
     a.ended.total += 1;
     if (outcome === 'won') a.winnersRevenue += row.changeRevenue ?? 0;
-    if (days !== null) a.durations.push(days);
   }
+  if (days !== null) a.durations.push(days);
 }
 
 function finish(
@@ -144,7 +160,7 @@ function finish(
     byStatus: counts(a.statuses),
     running: a.running,
     ended: a.ended,
-    winRate: a.ended.total === 0 ? null : a.ended.won / a.ended.total,
+    winRate: winRate({ ship: a.ended.won, keepControl: a.ended.lost, noDifference: a.ended.flat }),
     medianDurationDays: median(a.durations),
     startedPerMonth: months.map((month) => ({ month, count: a.started.get(month) ?? 0 })),
     // Per store only: stores may sell in different currencies, so a sum across them means nothing.
@@ -216,7 +232,7 @@ export const PORTFOLIO_COLUMNS = [
   'store',
   'tests',
   'running',
-  'ended_90d',
+  'counted_90d',
   'won',
   'lost',
   'inconclusive',

@@ -95,11 +95,11 @@ function periodWords(learnings: Learnings): string {
   return `tests concluded ${since} to ${until}`;
 }
 
-/** "12 concluded: 5 shipped, 4 kept the control, 3 no difference; win rate 42%, no difference 25%". */
+/** "12 concluded: 5 recommended to ship, 4 to keep the control, 3 no difference; win rate 42%, no difference 25%". */
 function headline(f: LearningsFigures): string {
   if (f.concluded === 0) return 'no concluded test in the period';
   return (
-    `${f.concluded} concluded: ${f.ship} shipped, ${f.keepControl} kept the control, ${f.noDifference} no difference; ` +
+    `${f.concluded} concluded: ${f.ship} recommended to ship, ${f.keepControl} to keep the control, ${f.noDifference} no difference; ` +
     `win rate ${percent(f.winRate)}, no difference ${percent(f.noDifferenceRate)}`
   );
 }
@@ -119,7 +119,7 @@ function details(f: LearningsFigures, breakdowns: boolean): string[] {
     part('By goal', f.byGoal),
   );
   lines.push(
-    `Per month: ${f.perMonth.map((m) => `${m.month} ${m.ship + m.keepControl + m.noDifference} (${m.ship} shipped, ${m.keepControl} kept, ${m.noDifference} flat)`).join(' · ')}`,
+    `Per month: ${f.perMonth.map((m) => `${m.month} ${m.ship + m.keepControl + m.noDifference} (${m.ship} ship, ${m.keepControl} keep the control, ${m.noDifference} no difference)`).join(' · ')}`,
   );
   return lines;
 }

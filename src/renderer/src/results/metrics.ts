@@ -9,6 +9,7 @@ import {
   metricOfGoal,
   RATE_PARTS,
   rateAsPercent,
+  rateName,
   rateScale,
   type RateKey,
 } from '#shared/domain/metrics';
@@ -37,41 +38,11 @@ function idOfRate(rate: string): number | null {
 export const TABLE_METRICS: readonly MetricRow[] = [
   { key: 'visitors', label: 'Visitors', short: 'Visitors', unit: 'count', goalId: null },
   { key: 'conversions', label: 'Conversions', short: 'Conv.', unit: 'count', goalId: null },
-  {
-    key: 'cvr',
-    label: 'Conversion rate (CVR)',
-    short: 'CVR',
-    unit: 'percent',
-    goalId: idOfRate('cvr'),
-  },
-  {
-    key: 'aov',
-    label: 'Average order value (AOV)',
-    short: 'AOV',
-    unit: 'money',
-    goalId: idOfRate('aov'),
-  },
-  {
-    key: 'rpv',
-    label: 'Revenue per visitor (RPV)',
-    short: 'RPV',
-    unit: 'money',
-    goalId: idOfRate('rpv'),
-  },
-  {
-    key: 'ctr',
-    label: 'Click-through rate (CTR)',
-    short: 'CTR',
-    unit: 'percent',
-    goalId: idOfRate('ctr'),
-  },
-  {
-    key: 'acr',
-    label: 'Add-to-cart rate (ACR)',
-    short: 'ACR',
-    unit: 'percent',
-    goalId: idOfRate('acr'),
-  },
+  { key: 'cvr', label: rateName('cvr'), short: 'CVR', unit: 'percent', goalId: idOfRate('cvr') },
+  { key: 'aov', label: rateName('aov'), short: 'AOV', unit: 'money', goalId: idOfRate('aov') },
+  { key: 'rpv', label: rateName('rpv'), short: 'RPV', unit: 'money', goalId: idOfRate('rpv') },
+  { key: 'ctr', label: rateName('ctr'), short: 'CTR', unit: 'percent', goalId: idOfRate('ctr') },
+  { key: 'acr', label: rateName('acr'), short: 'ACR', unit: 'percent', goalId: idOfRate('acr') },
   { key: 'revenue', label: 'Revenue', short: 'Rev.', unit: 'money', goalId: null },
 ];
 
@@ -107,29 +78,51 @@ export function formatValue(value: number, unit: Unit): string {
   return formatNumber(value, 2);
 }
 
-/** The value of a metric on one side; a rate with its scale judged from the counts (inferred). */
-export function metricValue(stats: SideStatistics, key: MetricRow['key']): number {
-  return stats[key];
+/**
+ * The value of a metric on one side: a count as sent, a rate Splitbook's one way (per visitor, from
+ * the counts; average order value per order), the same figure the call and the list use. Null when its
+ * denominator is zero.
+ */
+export function metricValue(stats: SideStatistics, key: MetricRow['key']): number | null {
+  const per = (numerator: number, denominator: number) => (denominator > 0 ? numerator / denominator : null);
+  switch (key) {
+    case 'cvr':
+      return per(stats.conversions, stats.visitors);
+    case 'ctr':
+      return per(stats.clicks, stats.visitors);
+    case 'acr':
+      return per(stats.carts, stats.visitors);
+    case 'rpv':
+      return per(stats.revenue, stats.visitors);
+    case 'aov':
+      return per(stats.revenue, stats.orders);
+    default:
+      return stats[key];
+  }
 }
 
-/** How a side's metric reads: the text, and whether its unit is inferred or unknown. */
+/**
+ * How a side's metric reads: Splitbook's figure (metricValue), and for a rate the API's own field as
+ * sent beside it (its `ctr` is per visit at the simulator's stores, say), which the note says.
+ */
 export function metricText(
   stats: SideStatistics,
   metric: MetricRow,
 ): { text: string; note: string | null } {
+  const value = metricValue(stats, metric.key);
+  if (value === null) return { text: '–', note: null };
+  const text = metric.unit === 'percent' ? formatPercent(value * 100, 2) : formatValue(value, metric.unit);
+  if (metric.key === 'visitors' || metric.key === 'conversions' || metric.key === 'revenue') return { text, note: null };
+  return { text, note: `As the API sends it: ${apiText(stats, metric)} (its own ${metric.key} field; the API does not define it).` };
+}
+
+/** The API's own field of a rate, read with its scale judged from the counts (inferred). */
+function apiText(stats: SideStatistics, metric: MetricRow): string {
   const value = stats[metric.key];
-  if (metric.unit !== 'percent' || !(metric.key in RATE_PARTS)) {
-    return { text: formatValue(value, metric.unit), note: null };
-  }
+  if (metric.unit !== 'percent' || !(metric.key in RATE_PARTS)) return formatValue(value, metric.unit);
   const [num, den] = RATE_PARTS[metric.key as RateKey];
   const asPercent = rateAsPercent(value, rateScale(value, stats[num], stats[den]));
-  if (asPercent === null) {
-    return {
-      text: formatNumber(value, 4),
-      note: 'Shown as the API sent it: its unit is not stated and does not match the counts.',
-    };
-  }
-  return { text: formatPercent(asPercent, 2), note: null };
+  return asPercent === null ? formatNumber(value, 4) : `${formatPercent(asPercent, 2)} (${num} per ${den.replace(/s$/, '')})`;
 }
 
 export { relativeLift } from '#shared/domain/metrics';

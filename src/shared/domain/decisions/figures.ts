@@ -2,9 +2,10 @@
 // HTML report): the current lift and its interval lead; the figures at the call carry "at the call, day
 // N (date)"; the odds beside a sequential call, the forecast's, the guardrails and the flags each have one
 // sentence. Surfaces lay them out differently but never word or round them differently.
+import { rateName } from '../metrics';
 import { dayNumberOf } from '../statistics/daily';
 import type { Decision, GoalFigures } from './schemas';
-import { chance, dateWords, metricWords, plainPercent, probability, signedPercent } from './words';
+import { chance, dateWords, plainPercent, probability, signedPercent } from './words';
 
 /** Calls made at a look (their figures are frozen there). */
 const SETTLED = new Set(['ship', 'keep_control', 'no_difference']);
@@ -86,12 +87,6 @@ export function flagsText(decision: Pick<Decision, 'flags'>): string | null {
 
 /** The goal's name in a sentence with its denominator: "conversion rate (conversions per visitor)". */
 export function goalNameText(metric: GoalFigures['metric']): string {
-  const per: Record<GoalFigures['metric'], string> = {
-    cvr: 'conversions per visitor',
-    acr: 'carts per visitor',
-    ctr: 'clicks per visitor',
-    rpv: 'revenue per visitor',
-    aov: 'revenue per order',
-  };
-  return metric === 'rpv' ? metricWords(metric) : `${metricWords(metric)} (${per[metric]})`;
+  const name = rateName(metric);
+  return name.charAt(0).toLowerCase() + name.slice(1);
 }

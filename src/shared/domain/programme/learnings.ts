@@ -6,6 +6,30 @@ import type { DecisionCall } from '../decisions/schemas';
 /** The calls that conclude a test. */
 export const CONCLUDING_CALLS: readonly DecisionCall[] = ['ship', 'keep_control', 'no_difference'];
 
+/**
+ * Each call as a count of tests, named for what it is: Splitbook recommends; whether the store shipped
+ * the variant the API does not say ("Recommended to ship" is not "Shipped"). One set of words for the
+ * Portfolio, Learnings, the client report and their exports.
+ */
+export const CALL_COUNT_WORDS: Record<DecisionCall, string> = {
+  ship: 'Recommended to ship',
+  keep_control: 'Recommended to keep the control',
+  no_difference: 'No meaningful difference',
+  keep_running: 'Still running',
+  paused: 'Paused',
+  check_data: 'Check the data first',
+  cannot_conclude: 'Cannot conclude',
+};
+
+/** The one win rate: tests recommended to ship ÷ tests concluded (ship, keep the control, no difference). */
+export const WIN_RATE_WORDS = 'Win rate: recommended to ship ÷ concluded (ship, keep the control or no difference)';
+
+/** The win rate of some concluded counts, or null without any. */
+export function winRate(counts: { ship: number; keepControl: number; noDifference: number }): number | null {
+  const concluded = counts.ship + counts.keepControl + counts.noDifference;
+  return concluded > 0 ? counts.ship / concluded : null;
+}
+
 export type ConcludedTest = {
   storeId: string;
   testId: string;
@@ -112,7 +136,7 @@ export function learnings(all: readonly ConcludedTest[]): Learnings {
     ship,
     keepControl,
     noDifference,
-    winRate: concluded > 0 ? ship / concluded : null,
+    winRate: winRate({ ship, keepControl, noDifference }),
     noDifferenceRate: concluded > 0 ? noDifference / concluded : null,
     medianWinnerLift: median(lifts('ship')),
     medianLoserLift: median(lifts('keep_control')),

@@ -484,6 +484,8 @@ export type PortfolioRow = {
   decision: string | null;
   /** The results' change in revenue, read for a test whose call is ship only (the winners' sum); else null. */
   changeRevenue: number | null;
+  /** 'YYYY-MM-DD' of the day a concluding call was made (its look), else null. */
+  decidedOn: string | null;
 };
 
 /**
@@ -498,7 +500,10 @@ export function portfolioRows(db: Db): PortfolioRow[] {
             t.tag_names AS tagNames, t.decision,
             CASE WHEN t.decision = 'ship' THEN
               (SELECT r.change_revenue FROM results r WHERE r.store_id = t.store_id AND r.test_id = t.id)
-            END AS changeRevenue
+            END AS changeRevenue,
+            CASE WHEN t.decision IN ('ship', 'keep_control', 'no_difference') THEN
+              (SELECT json_extract(d.decision_json, '$.look.date') FROM tests_decision d WHERE d.seq = t.seq)
+            END AS decidedOn
      FROM tests t
      WHERE t.removed = 0
      ORDER BY t.store_id, t.status, t.seq`,

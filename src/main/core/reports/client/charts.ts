@@ -11,7 +11,7 @@ export type ChartBand = { x: number; low: number; high: number };
 export type ChartMark = { x: number; label: string };
 
 const WIDTH = 640;
-const HEIGHT = 150;
+const HEIGHT = 112;
 const MARGIN = { top: 10, right: 34, bottom: 22, left: 52 };
 
 type Axes = {

@@ -28,7 +28,7 @@ const CSS = `
 html { background: var(--bg); color: var(--fg); }
 body { margin: 0 auto; max-width: 182mm; padding: 16px; font: 10.5pt/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   font-variant-numeric: tabular-nums; }
-@media print { body { padding: 0; max-width: none; } }
+@media print { body { padding: 0; max-width: none; } section.test th, section.test td { padding: 2px 6px; } }
 header.brand { display: flex; align-items: center; gap: 12px; border-bottom: 1px solid var(--line); padding-bottom: 8px; margin-bottom: 12px; }
 header.brand img { max-height: 40px; max-width: 160px; }
 header.brand .who { font-weight: 600; } header.brand .line { color: var(--muted); font-size: 9pt; }
@@ -45,7 +45,7 @@ th { color: var(--muted); font-weight: 600; }
 th.control { color: var(--control); } th.variant { color: var(--variant); }
 .figures { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 .figures > div { border: 1px solid var(--line); padding: 6px 8px; }
-.figures .label { color: var(--muted); font-size: 8.5pt; } .figures .value { font-size: 13pt; font-weight: 600; }
+.figures .label { color: var(--muted); font-size: 8.5pt; } .figures .value { font-size: 13pt; font-weight: 600; } .figures .text { font-size: 9.5pt; line-height: 1.35; } tr.goal-row th, tr.goal-row td { font-weight: 600; }
 .pos { color: var(--good); } .neg { color: var(--bad); }
 .chart { margin: 8px 0; break-inside: avoid; } .chart figcaption { font-size: 9pt; font-weight: 600; display: flex; gap: 12px; flex-wrap: wrap; }
 .chart .legend { font-weight: 400; color: var(--muted); display: inline-flex; gap: 10px; }
@@ -87,7 +87,9 @@ table.intervals .irange-text { white-space: nowrap; }
 .shots.compact .shot-link { overflow-wrap: anywhere; }
 .shot-link { font-size: 8.5pt; margin: 2px 0; }
 section.cards > h2 { margin-bottom: 6px; }
-section.summary .figures { grid-template-columns: repeat(3, 1fr); }
+section.summary .figures { grid-template-columns: repeat(2, 1fr); }
+section.test .figures { grid-template-columns: repeat(4, 1fr); gap: 6px; }
+.call-counts { display: grid; grid-template-columns: repeat(4, 1fr); gap: 2px 10px; margin: 6px 0 0; font-size: 9pt; } .call-counts div { display: flex; justify-content: space-between; gap: 6px; border-bottom: 1px solid var(--line); } .call-counts dt { color: var(--muted); } .call-counts dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; } section.test .figures .text { font-size: 8.5pt; } p.guardrails { margin: 4px 0; font-size: 9pt; }
 table.all-tests { table-layout: fixed; } table.all-tests .c-test { width: 31%; } table.all-tests .c-status { width: 10%; }
 table.all-tests .c-goal { width: 15%; } table.all-tests .c-call { width: 24%; } table.all-tests .c-lift, table.all-tests .c-chance { width: 10%; }
 table.all-tests td { overflow-wrap: anywhere; }

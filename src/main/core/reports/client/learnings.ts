@@ -33,7 +33,7 @@ const CALL_FILL = {
   noDifference: 'var(--muted)',
 } as const;
 const CALL_LABEL = {
-  ship: 'Shipped',
+  ship: 'Recommended to ship',
   keepControl: 'Kept the control',
   noDifference: 'No difference',
 } as const;
@@ -165,7 +165,7 @@ function breakdownTable(
   const shown = rows.slice(0, MAX_BREAKDOWN_ROWS);
   const more = rows.length - shown.length;
   return (
-    `<table><thead><tr><th>${esc(title)}</th><th class="num">Concluded</th><th class="num">Shipped</th><th class="num">Kept the control</th><th class="num">No difference</th><th class="num">Win rate</th><th class="num">Median lift</th></tr></thead><tbody>` +
+    `<table><thead><tr><th>${esc(title)}</th><th class="num">Concluded</th><th class="num">Recommended to ship</th><th class="num">Recommended to keep the control</th><th class="num">No difference</th><th class="num">Win rate</th><th class="num">Median lift</th></tr></thead><tbody>` +
     shown
       .map(
         (b) =>
@@ -195,7 +195,7 @@ function impactSection(input: StoreLearnings, fmt: ReportFormat): string {
     })
     .join('');
   return (
-    `<h3>Shipped winners: what they may be worth in a year (an estimate)</h3>` +
+    `<h3>Winners: what they may be worth in a year if shipped (an estimate)</h3>` +
     `<table><thead><tr><th>Test</th><th class="num">Lift as measured</th><th class="num">Lift, luck discounted (95%)</th><th class="num">A year, estimated (95%)</th><th>Implemented</th></tr></thead><tbody>${rows}</tbody></table>` +
     `<p class="muted">${esc(input.impactNote)}${
       input.prior?.meanLift == null
@@ -237,9 +237,9 @@ export function learningsPage(
     `<div class="figures">` +
     figure(
       'Tests concluded',
-      `${fmt.int(f.concluded)}: ${fmt.int(f.ship)} shipped, ${fmt.int(f.keepControl)} kept the control, ${fmt.int(f.noDifference)} no difference`,
+      `${fmt.int(f.concluded)}: ${fmt.int(f.ship)} recommended to ship, ${fmt.int(f.keepControl)} to keep the control, ${fmt.int(f.noDifference)} no difference`,
     ) +
-    figure('Win rate (shipped ÷ concluded)', f.winRate === null ? '–' : fmt.rate(f.winRate, 0)) +
+    figure('Win rate (recommended to ship ÷ concluded)', f.winRate === null ? '–' : fmt.rate(f.winRate, 0)) +
     figure('No difference', f.noDifferenceRate === null ? '–' : fmt.rate(f.noDifferenceRate, 0)) +
     figure(
       'Median lift: winners · losers',

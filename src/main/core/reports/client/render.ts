@@ -1,7 +1,11 @@
 // The client reports: one test's, and one store's (or every store's) over a period, as self-contained
 // HTML; and the same as a few plain-text bullets to paste into an email or a chat.
 import type { DecisionCall } from '#shared/domain/decisions/schemas';
+import { atTheCallText, currentLiftText } from '#shared/domain/decisions/figures';
+import { CALL_COUNT_WORDS, WIN_RATE_WORDS } from '#shared/domain/programme/learnings';
 import { METRICS, metricOfGoal } from '#shared/domain/metrics';
+import { dailySeries } from '#shared/domain/statistics/daily';
+import { CALL_ORDER } from '#shared/domain/decisions/schemas';
 import { htmlDocument, type ReportHeader } from './document';
 import { learningsPage, type StoreLearnings } from './learnings';
 import { esc, shortTitle } from './escape';
@@ -58,13 +62,10 @@ export function renderTestReport(input: ClientTest, options: ReportOptions): str
   );
 }
 
-const GROUPS: { label: string; calls: DecisionCall[] }[] = [
-  { label: 'Shipped (variant won)', calls: ['ship'] },
-  { label: 'Kept the control', calls: ['keep_control'] },
-  { label: 'No meaningful difference', calls: ['no_difference'] },
-  { label: 'Still running', calls: ['keep_running'] },
-  { label: 'Needing attention', calls: ['check_data', 'cannot_conclude'] },
-];
+/** The tests of the period by their call now, each count named for what it is (CALL_COUNT_WORDS). */
+const GROUPS: { label: string; calls: DecisionCall[] }[] = (
+  ['ship', 'keep_control', 'no_difference', 'keep_running', 'paused', 'check_data', 'cannot_conclude'] as const
+).map((call) => ({ label: CALL_COUNT_WORDS[call], calls: [call] }));
 
 function liftOf(t: ClientTest): number | null {
   return t.decision?.goal?.lift ?? null;
@@ -111,7 +112,7 @@ function summary(
       .map((t) => {
         const goal = t.decision?.goal;
         return (
-          `<tr><td>${shortTitle(t.test.title, 90)}</td><td>${esc(t.test.status)}</td><td>${esc(goalLabel(t))}</td><td>${esc(t.decision?.words ?? (t.results === null ? 'No results yet' : 'No call'))}</td>` +
+          `<tr><td>${shortTitle(t.test.title, 90)}</td><td>${esc(t.test.status)}</td><td>${esc(goalLabel(t))}</td><td>${esc((t.decision?.words ?? (t.results === null ? 'No results yet' : 'No call')).replace(/ — no call until it resumes$/, ''))}</td>` +
           `<td class="num">${goal?.lift == null ? '–' : esc(fmt.lift(goal.lift))}</td><td class="num">${goal?.pWin == null ? '–' : esc(fmt.probability(goal.pWin))}</td></tr>`
         );
       })
@@ -119,13 +120,16 @@ function summary(
     `</tbody></table>`;
   return (
     `<section class="summary" aria-labelledby="${summaryId(section)}"><${head} id="${summaryId(section)}">${esc(section.storeName)}: tests ${esc(fmt.date(period.since))} – ${esc(fmt.date(period.until))}</${head}>` +
-    `<div class="figures">${GROUPS.map((g) => `<div><div class="label">${esc(g.label)}</div><div class="value">${fmt.int(count(g.calls))}</div></div>`).join('')}` +
-    `<div><div class="label">Tests in the period</div><div class="value">${fmt.int(tests.length)}</div>${noCall > 0 ? `<div class="muted">${fmt.int(noCall)} without results yet</div>` : ''}</div></div>` +
+    `<div class="figures">` +
+    `<div><div class="label">Tests in the period</div><div class="value">${fmt.int(tests.length)}</div>${noCall > 0 ? `<div class="muted">${fmt.int(noCall)} without results yet</div>` : ''}</div>` +
+    concludedFigure(section, fmt) +
+    `</div>` +
+    `<dl class="call-counts" aria-label="The tests' calls now">${GROUPS.map((g) => `<div><dt>${esc(g.label)}</dt><dd>${fmt.int(count(g.calls))}</dd></div>`).join('')}</dl>` +
     (wins.length > 0 ? `<${h}>Biggest wins</${h}><ul>${wins.map(line).join('')}</ul>` : '') +
     (losses.length > 0 ? `<${h}>Biggest losses</${h}><ul>${losses.map(line).join('')}</ul>` : '') +
     (waiting.length > 0
       ? `<${h}>Waiting for a decision</${h}><ul>${waiting
-          .slice(0, 6)
+          .slice(0, 5)
           .map(
             (t) =>
               `<li><strong>${shortTitle(t.test.title, 90)}</strong>: ${esc(t.decision?.words ?? '')}${t.decision?.decisionDate ? ` (around ${esc(fmt.date(t.decision.decisionDate))})` : ''}</li>`,
@@ -133,6 +137,16 @@ function summary(
           .join('')}</ul>`
       : '') +
     `<${h}>All tests</${h}>${tests.length === 0 ? '<p class="muted">No test ran or ended in this period.</p>' : table}</section>`
+  );
+}
+
+/** The period's concluded calls and win rate, the Learnings' own figures (one definition everywhere). */
+function concludedFigure(section: StoreSection, fmt: ReportFormat): string {
+  const figures = section.learnings?.figures;
+  if (!figures) return '';
+  return (
+    `<div><div class="label">Concluded in the period (by the call's day)</div><div class="value">${fmt.int(figures.concluded)}</div>` +
+    `<div class="muted">${esc(WIN_RATE_WORDS)}: ${figures.winRate === null ? '–' : esc(fmt.rate(figures.winRate, 0))}</div></div>`
   );
 }
 
@@ -182,40 +196,29 @@ export function renderStoreReport(
   );
 }
 
-/** Three to six bullets a consultant can paste: one per test, the most pressing calls first. */
+/**
+ * Three to six bullets a consultant can paste: one per test, the most pressing calls first. Each leads
+ * with the goal's lift now and its interval (the figure the list and the report show); a call made at a
+ * look adds its figures there, labelled "at the call, day N (date)".
+ */
 export function textSummary(
   tests: readonly ClientTest[],
   options: { locale?: string; max?: number } = {},
 ): string {
   const fmt = reportFormat(options.locale);
-  const order: Record<string, number> = {
-    ship: 0,
-    keep_control: 1,
-    check_data: 2,
-    no_difference: 3,
-    cannot_conclude: 4,
-    keep_running: 5,
-  };
+  const order = new Map(CALL_ORDER.map((call, rank) => [call, rank]));
   const sorted = [...tests].sort(
-    (a, b) => (order[a.decision?.call ?? ''] ?? 9) - (order[b.decision?.call ?? ''] ?? 9),
+    (a, b) => (order.get(a.decision?.call ?? 'paused') ?? 9) - (order.get(b.decision?.call ?? 'paused') ?? 9),
   );
   const lines = sorted.slice(0, options.max ?? 6).map((t) => {
     const head = `${t.test.title} (${t.storeName})`;
     if (t.decision === null) return `• ${head}: no results yet.`;
-    // A settled call quotes the look that made it (as its reason does); a running test its figures so far.
-    const look = t.decision.look;
-    const settled =
-      look !== null && ['ship', 'keep_control', 'no_difference'].includes(t.decision.call);
-    const goal = t.decision.goal;
-    const lift = settled ? look.lift : (goal?.lift ?? null);
-    const low = settled ? look.low : (goal?.liftLow ?? null);
-    const high = settled ? look.high : (goal?.liftHigh ?? null);
-    const figures =
-      lift === null
-        ? ''
-        : ` — ${goalLabel(t).toLowerCase()} ${fmt.lift(lift)}${low !== null && high !== null ? ` (95% interval ${fmt.lift(low)} to ${fmt.lift(high)})` : ''}`;
-    const days = look ? ` after ${fmt.int(look.day)} day${look.day === 1 ? '' : 's'}` : '';
-    return `• ${head}: ${t.decision.words.charAt(0).toLowerCase()}${t.decision.words.slice(1)}${figures}${days}.`;
+    const now = currentLiftText(t.decision.goal);
+    const figures = now === null ? '' : ` — ${goalLabel(t).toLowerCase()} ${now} now`;
+    const atCall = atTheCallText(t.decision);
+    const running = t.results === null ? 0 : dailySeries(t.results.daily).days.length;
+    const days = running === 0 ? '' : `, ${fmt.int(running)} day${running === 1 ? '' : 's'} of data`;
+    return `• ${head}: ${t.decision.words.charAt(0).toLowerCase()}${t.decision.words.slice(1)}${figures}${days}${atCall === null ? '' : `; ${atCall}`}.`;
   });
   if (tests.length > lines.length)
     lines.push(`• …and ${fmt.int(tests.length - lines.length)} more tests in the full report.`);

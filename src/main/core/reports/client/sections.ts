@@ -4,7 +4,8 @@
 import type { SideStatistics, Test, TestResults } from '#shared/api/index';
 import { SEGMENTS } from '#shared/api/results';
 import type { Decision } from '#shared/domain/decisions/schemas';
-import { metricOfGoal, METRICS } from '#shared/domain/metrics';
+import { metricOfGoal, rateName } from '#shared/domain/metrics';
+import { callDayText, callLift, forecastText, guardrailsText, oddsText } from '#shared/domain/decisions/figures';
 import { analyseTest, overTime, dailySeries, type Alert } from '#shared/domain/statistics/index';
 import { verdictOf, daysRunning } from '#shared/domain/verdict';
 import { metricIntervals, type IntervalRow } from '#shared/domain/interval-bars';
@@ -104,55 +105,77 @@ function keyFigures(input: ClientTest, fmt: ReportFormat): string {
   if (results === null) return '';
   const goal = decision?.goal ?? null;
   const tone = (x: number | null) => (x === null ? '' : x > 0 ? 'pos' : x < 0 ? 'neg' : '');
-  const label = goal ? (METRICS.find((m) => m.rate === goal.metric)?.label ?? goal.metric) : 'goal';
+  const name = goal ? rateName(goal.metric) : 'the goal';
   const lift =
     goal?.lift == null
       ? '–'
       : `<span class="${tone(goal.lift)}">${esc(fmt.lift(goal.lift))}</span>`;
   const interval =
     goal?.liftLow == null || goal.liftHigh == null
-      ? ''
+      ? goal?.approximate
+        ? 'no interval before 7 days of data'
+        : ''
       : `95% ${goal.approximate ? 'interval, approximate' : 'credible interval'} (one look) ${esc(fmt.lift(goal.liftLow))} to ${esc(fmt.lift(goal.liftHigh))}`;
-  const chance = goal?.pWin == null ? '–' : esc(fmt.probability(goal.pWin));
-  const approximate = goal?.approximate ? ' (approximate)' : '';
   const apiVerdict = verdictOf(results.lifecycle).words;
+  const day = decision === null ? null : callDayText(decision);
+  const look = decision?.look ?? null;
+  const atCall =
+    decision !== null && day !== null && look !== null
+      ? `<div><div class="label">At the call, ${esc(day)} · Splitbook</div><div class="value">${esc(fmt.lift(callLift(decision) ?? look.lift))}</div>` +
+        `<div class="muted">${look.adjustedLift === null ? '' : `adjusted for stopping early (${esc(fmt.lift(look.lift))} as seen); `}${esc(`${Number(((1 - look.alpha) * 100).toFixed(1))}%`)} sequential interval ${esc(fmt.lift(look.low))} to ${esc(fmt.lift(look.high))}</div></div>`
+      : '';
+  const odds = decision === null ? null : oddsText(decision);
+  const when = decision === null ? null : forecastText(decision);
+  const guardrails = decision === null ? null : guardrailsText(decision);
+  const note = (label: string, text: string | null) =>
+    text === null ? '' : `<div><div class="label">${esc(label)}</div><div class="text">${esc(text)}</div></div>`;
   return (
     `<div class="figures">` +
-    `<div><div class="label">${esc(label)} lift · Splitbook${approximate}</div><div class="value">${lift}</div><div class="muted">${interval}</div></div>` +
-    `<div><div class="label">Chance the variant wins · Splitbook${approximate}</div><div class="value">${chance}</div><div class="muted">on the goal, from the sides' counts</div></div>` +
-    `<div><div class="label">Lift · the store's API (metric not stated)</div><div class="value">${esc(fmt.lift(results.lift / 100))}</div></div>` +
-    `<div><div class="label">The store's verdict · API</div><div class="value">${esc(apiVerdict)}</div><div class="muted">chance to win ${esc(fmt.probability(results.variantProbabilityWin))}</div></div>` +
-    `</div>`
+    `<div><div class="label">Lift now, ${esc(name)} · Splitbook</div><div class="value">${lift}</div><div class="muted">${interval}</div></div>` +
+    atCall +
+    (atCall === '' ? note('When · Splitbook', when) : '') +
+    note('Odds now · Splitbook', odds) +
+    `<div><div class="label">The store's API</div><div class="value">${esc(apiVerdict)}</div><div class="muted">lift ${esc(fmt.lift(results.lift / 100))} (metric not stated), chance to win ${esc(fmt.probability(results.variantProbabilityWin))}</div></div>` +
+    `</div>` +
+    (guardrails === null ? '' : `<p class="guardrails"><strong>Guardrail${decision?.guardrails.length === 1 ? '' : 's'}:</strong> ${esc(guardrails)}</p>`)
   );
 }
 
-function metricsTable(results: TestResults, fmt: ReportFormat, h: string): string {
-  const row = (name: string, value: (s: SideStatistics) => string) =>
-    `<tr><th scope="row">${esc(name)}</th><td class="num">${value(results.control)}</td><td class="num">${value(results.variant)}</td></tr>`;
+function metricsTable(results: TestResults, goal: string | null, fmt: ReportFormat, h: string): string {
+  const row = (name: string, value: (s: SideStatistics) => string, isGoal = false) =>
+    `<tr${isGoal ? ' class="goal-row"' : ''}><th scope="row">${esc(name)}${isGoal ? ' <span class="muted">(the goal)</span>' : ''}</th><td class="num">${value(results.control)}</td><td class="num">${value(results.variant)}</td></tr>`;
   const rate = (r: string) => (s: SideStatistics) => {
     const v = rateOf(s, r);
     return v === null ? '–' : esc(r === 'rpv' || r === 'aov' ? fmt.money(v) : fmt.rate(v));
   };
+  const count = (pick: (s: SideStatistics) => number) => (s: SideStatistics) => esc(fmt.int(pick(s)));
+  const rateRow = (r: 'cvr' | 'acr' | 'ctr' | 'rpv' | 'aov') => row(rateName(r), rate(r), goal === r);
   return (
     `<${h}>Figures per side</${h}><table><thead><tr><th scope="col">Figure</th><th scope="col" class="num control">Control</th><th scope="col" class="num variant">Variant</th></tr></thead><tbody>` +
-    row('Visitors', (s) => esc(fmt.int(s.visitors))) +
-    row('Conversions', (s) => esc(fmt.int(s.conversions))) +
-    row('Conversion rate', rate('cvr')) +
-    row('Orders', (s) => esc(fmt.int(s.orders))) +
+    row('Visitors', count((s) => s.visitors)) +
+    row('Conversions', count((s) => s.conversions)) +
+    rateRow('cvr') +
+    // A cart or click goal's own counts and rate, beside the figures every test has.
+    (goal === 'acr' ? row('Carts', count((s) => s.carts)) + rateRow('acr') : '') +
+    (goal === 'ctr' ? row('Clicks', count((s) => s.clicks)) + rateRow('ctr') : '') +
+    row('Orders', count((s) => s.orders)) +
     row("Revenue (store's currency)", (s) => esc(fmt.money(s.revenue))) +
-    row('Revenue per visitor', rate('rpv')) +
-    row('Average order value', rate('aov')) +
-    `</tbody></table><div class="muted">Rates recomputed by Splitbook from the counts the store sent.</div>`
+    rateRow('rpv') +
+    rateRow('aov') +
+    `</tbody></table><div class="muted">Rates recomputed by Splitbook from the counts the store sent, each per visitor (average order value per order); the API's own rate fields are not used.</div>`
   );
 }
 
-function segmentsTable(results: TestResults, fmt: ReportFormat, h: string): string {
+function segmentsTable(results: TestResults, goal: string | null, fmt: ReportFormat, h: string): string {
+  const metric = goal ?? 'cvr';
+  const money = metric === 'rpv' || metric === 'aov';
+  const show = (v: number | null) => (v === null ? '–' : esc(money ? fmt.money(v) : fmt.rate(v)));
   const rows = SEGMENTS.flatMap((segment) => {
     const c = results.control[segment];
     const v = results.variant[segment];
     if (!c || !v) return [];
-    const cr = rateOf(c, 'cvr');
-    const vr = rateOf(v, 'cvr');
+    const cr = rateOf(c, metric);
+    const vr = rateOf(v, metric);
     const lift = cr !== null && vr !== null && cr > 0 ? vr / cr - 1 : null;
     const name = {
       mobile: 'Mobile',
@@ -161,14 +184,15 @@ function segmentsTable(results: TestResults, fmt: ReportFormat, h: string): stri
       returning: 'Returning visitors',
     }[segment];
     return [
-      `<tr><td>${name}</td><td class="num">${esc(fmt.int(c.visitors))}</td><td class="num">${cr === null ? '–' : esc(fmt.rate(cr))}</td>` +
-        `<td class="num">${esc(fmt.int(v.visitors))}</td><td class="num">${vr === null ? '–' : esc(fmt.rate(vr))}</td><td class="num">${lift === null ? '–' : esc(fmt.lift(lift))}</td></tr>`,
+      `<tr><td>${name}</td><td class="num">${esc(fmt.int(c.visitors))}</td><td class="num">${show(cr)}</td>` +
+        `<td class="num">${esc(fmt.int(v.visitors))}</td><td class="num">${show(vr)}</td><td class="num">${lift === null ? '–' : esc(fmt.lift(lift))}</td></tr>`,
     ];
   });
   if (rows.length === 0) return '';
+  const name = rateName(metric as 'cvr');
   return (
-    `<${h}>Segments</${h}><table><thead><tr><th scope="col">Segment</th><th scope="col" class="num control">Control visitors</th><th scope="col" class="num control">Conversion rate</th>` +
-    `<th scope="col" class="num variant">Variant visitors</th><th scope="col" class="num variant">Conversion rate</th><th scope="col" class="num">Lift</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+    `<${h}>Segments</${h}><table><thead><tr><th scope="col">Segment</th><th scope="col" class="num control">Control visitors</th><th scope="col" class="num control">${esc(name)}</th>` +
+    `<th scope="col" class="num variant">Variant visitors</th><th scope="col" class="num variant">${esc(name)}</th><th scope="col" class="num">Lift of ${esc(name.charAt(0).toLowerCase() + name.slice(1))}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
   );
 }
 
@@ -178,7 +202,7 @@ function charts(input: ClientTest, fmt: ReportFormat): string {
   const { days } = dailySeries(results.daily);
   if (days.length === 0) return '';
   const metric = metricOfGoal(test.goal)?.rate ?? 'cvr';
-  const label = METRICS.find((m) => m.rate === metric)?.label ?? 'Conversion rate';
+  const label = rateName(metric);
   const xFormat = (ms: number) => fmt.date(new Date(ms).toISOString().slice(0, 10));
   const cumulative = (side: 'control' | 'variant'): ChartPoint[] => {
     const total = { visitors: 0, conversions: 0, carts: 0, clicks: 0, orders: 0, revenue: 0 };
@@ -194,12 +218,12 @@ function charts(input: ClientTest, fmt: ReportFormat): string {
     });
   };
   const money = metric === 'rpv' || metric === 'aov';
-  const marks = input.annotations
-    .filter((a) => {
-      const at = dayMs(a.day);
-      return at >= dayMs(days[0]?.date ?? '') && at <= dayMs(days[days.length - 1]?.date ?? '');
-    })
-    .map((a) => ({ x: dayMs(a.day), label: a.label }));
+  const first = dayMs(days[0]?.date ?? '');
+  const last = dayMs(days[days.length - 1]?.date ?? '');
+  const marks = [
+    ...input.annotations.map((a) => ({ x: dayMs(a.day), label: a.label })),
+    ...callMarks(input.decision, days[0]?.date ?? null),
+  ].filter((mark) => mark.x >= first && mark.x <= last);
   const parts = [
     lineChart(
       `${label} over time (cumulative)`,
@@ -247,6 +271,16 @@ function charts(input: ClientTest, fmt: ReportFormat): string {
     ),
   );
   return parts.join('');
+}
+
+/** The day of the call (and, for a fading lift, week 1's end) on the charts: what the figures at the call refer to. */
+function callMarks(decision: Decision | null, firstDay: string | null): { x: number; label: string }[] {
+  if (decision === null) return [];
+  const marks: { x: number; label: string }[] = [];
+  const day = callDayText(decision);
+  if (day !== null && decision.look !== null) marks.push({ x: dayMs(decision.look.date), label: `Call, ${day}` });
+  if (decision.flags.fading !== null && firstDay !== null) marks.push({ x: dayMs(firstDay) + 6 * DAY_MS, label: 'Week 1 ends: the lift fades' });
+  return marks;
 }
 
 function caveats(input: ClientTest, h: string): string {
@@ -348,7 +382,10 @@ export function testSection(
     keyFigures(input, fmt) +
     intervalTable(intervalRows(input), fmt, 'Every metric: lift and 95% interval') +
     charts(input, fmt) +
-    (results === null ? '' : metricsTable(results, fmt, h) + segmentsTable(results, fmt, h)) +
+    (results === null
+      ? ''
+      : metricsTable(results, metricOfGoal(test.goal)?.rate ?? null, fmt, h) +
+        segmentsTable(results, metricOfGoal(test.goal)?.rate ?? null, fmt, h)) +
     caveats(input, h) +
     screenshotsBlock(test, shots, h) +
     notes(input, fmt, h) +
