@@ -72,10 +72,16 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     addFunctions(db);
+    // Attached before the first transaction: better-sqlite3 prepares its BEGIN statements once per
+    // connection, at the first db.transaction(), and SQLite compiles BEGIN IMMEDIATE to lock the files
+    // attached then. Prepared before the ATTACH (the cache's migration was the first), every immediate
+    // transaction left the user's file unlocked, and a write to it failed at once with "database is
+    // locked" whenever another process had written it since the transaction began.
+    if (options.userDataFile) attachUserData(db, options.userDataFile);
     if ((options.quickCheck ?? true) && size !== null && size > 0 && size <= QUICK_CHECK_MAX_BYTES)
       quickCheck(db);
     migrate(db);
-    if (options.userDataFile) attachUserData(db, options.userDataFile);
+    if (options.userDataFile) migrate(db, USER_DATA_MIGRATIONS, 'user');
     return db;
   } catch (error) {
     db?.close();
@@ -97,7 +103,8 @@ function fileSize(file: string): number | null {
 
 /** SQLite's cheap check (no index-content comparison); a damaged page fails the open. */
 function quickCheck(db: Db): void {
-  const result = db.pragma('quick_check(1)', { simple: true });
+  // The cache's own check: unqualified, the pragma would check the user's attached file too.
+  const result = db.pragma('main.quick_check(1)', { simple: true });
   if (result !== 'ok') {
     throw Object.assign(new Error(`quick_check: ${String(result)}`), { code: 'SQLITE_CORRUPT' });
   }
@@ -179,7 +186,6 @@ function attachUserData(db: Db, file: string): void {
   // FULL: the user's own work must survive a power cut, not only a crash (NORMAL in WAL may lose
   // the last commits on power loss). Its writes are few and small, so the extra fsync costs nothing felt.
   db.pragma('user.synchronous = FULL');
-  migrate(db, USER_DATA_MIGRATIONS, 'user');
 }
 
 function explain(error: unknown, file: string): ProblemError {
