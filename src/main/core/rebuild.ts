@@ -57,6 +57,6 @@ export function replaceCache(
         createdAt: store.createdAt,
       });
     }
-  })();
+  }).immediate();
   return db;
 }

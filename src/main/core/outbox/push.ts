@@ -1,6 +1,7 @@
 // The pusher of one store: sends its outbox serially, oldest record first, each record by the sender of
 // its kind (send/). A failure that says "later" keeps the record queued and stops the push, so order holds;
-// one that says "no" fails that record only (a 403 also records that the store's key is read-only).
+// one that says "no" fails that record only (a 403 also records that the store's key is read-only). A
+// failure of the local files is neither: it ends the push and leaves the record as it was.
 import type { Problem } from '#shared/problem';
 import {
   isCreate,
@@ -9,6 +10,7 @@ import {
   type OutboxKind,
   type PendingRecord,
 } from './model';
+import { storageFailure } from '../db/storage-errors';
 import { markReadOnly, pendingRecord, pendingRecords } from './store';
 import { sendAudience } from './send/audience';
 import { sendCampaign } from './send/campaign';
@@ -74,6 +76,10 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
       else if (outcome === 'conflict') summary.conflicts += 1;
       else summary.failed += 1;
     } catch (error) {
+      // The cache or the user's file failed (busy beside another process, full, read-only): that says
+      // nothing of the edit, which stays as it is (sendable; a write that may have gone out keeps its
+      // attempt, so the next push reads the test back first). Writing its state now would fail the same way.
+      if (storageFailure(error) !== null) throw error;
       const problem = problemOf(error);
       if (isTransient(error)) {
         // A create's attempt is kept when the write may have gone through: the next push checks first.

@@ -98,7 +98,7 @@ export function rebaseAll(db: Db, storeId: string | null, now: string): void {
       if (storeId !== null && orphan.storeId !== storeId) continue;
       rebaseRecord(db, orphan.storeId, orphan.kind, orphan.recordId, now);
     }
-  })();
+  }).immediate();
 }
 
 /**

@@ -210,7 +210,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
   db.transaction(() => {
     const context = resultsContext(db, storeId, testId, write.fetchedAt);
     writePrepared(db, write, prepareResults(write.results, context));
-  })();
+  }).immediate();
 }
 
 /** How a prepared write is placed: the results' identity and basis, without the record (it is in `ready`). */
@@ -234,7 +234,7 @@ export function writePreparedResults(db: Db, write: PreparedWrite, ready: Prepar
       ? ready
       : prepared(TestResults.parse(JSON.parse(unpackJson(ready.packed))), ready.packed, now);
     writePrepared(db, write, current);
-  })();
+  }).immediate();
 }
 
 function writePrepared(db: Db, write: PreparedWrite, ready: PreparedResults): void {
@@ -386,23 +386,25 @@ export function backfillAlerts(db: Db, limit = ALERTS_BACKFILL_LIMIT): number {
     resultsPacked: Uint8Array;
     fetchedAt: string;
   };
-  return db.transaction(() => {
-    const rows = statement<Row>(db, ROWS_WITHOUT_ALERTS).all(limit);
-    for (const row of rows) {
-      let stored: StoredAlerts | null = null;
-      try {
-        const results = TestResults.safeParse(JSON.parse(unpackJson(row.resultsPacked)));
-        if (results.success) stored = alertsOf(row.testJson, results.data, row.fetchedAt);
-      } catch {
-        stored = null;
+  return db
+    .transaction(() => {
+      const rows = statement<Row>(db, ROWS_WITHOUT_ALERTS).all(limit);
+      for (const row of rows) {
+        let stored: StoredAlerts | null = null;
+        try {
+          const results = TestResults.safeParse(JSON.parse(unpackJson(row.resultsPacked)));
+          if (results.success) stored = alertsOf(row.testJson, results.data, row.fetchedAt);
+        } catch {
+          stored = null;
+        }
+        statement(db, SET_ALERTS).run(
+          stored?.alerts ?? '[]',
+          stored?.count ?? 0,
+          row.storeId,
+          row.testId,
+        );
       }
-      statement(db, SET_ALERTS).run(
-        stored?.alerts ?? '[]',
-        stored?.count ?? 0,
-        row.storeId,
-        row.testId,
-      );
-    }
-    return rows.length;
-  })();
+      return rows.length;
+    })
+    .immediate();
 }

@@ -89,7 +89,7 @@ export function resetStoreCache(db: Db, id: string): void {
       createdAt: row.created_at,
       position: row.position,
     });
-  })();
+  }).immediate();
 }
 
 /** Every cached test id of a store, removed ones included. */
