@@ -29,7 +29,9 @@ import {
   undoRow,
   type OutboxKind,
   type PendingRecord,
+  type PushSummary,
 } from '../outbox';
+import { clearUnreachable } from '../db/cache/stores';
 import type { StoreRegistry } from '../stores/registry';
 import type { SyncEngine } from '../sync/run';
 
@@ -51,7 +53,15 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
   function afterEdit(storeId: string): void {
     changed(storeId);
     // Sent at once when the store can be reached; otherwise it stays queued and says so.
-    if (deps.pushOnEdit ?? true) void deps.engine.push(storeId).catch(() => undefined);
+    if (deps.pushOnEdit ?? true) void pushNow(storeId).catch(() => undefined);
+  }
+
+  /** Sends the store's outbox; a store that answered no longer reads "can't be reached". */
+  async function pushNow(storeId: string): Promise<PushSummary | null> {
+    const summary = await deps.engine.push(storeId);
+    if (summary?.reached && clearUnreachable(db, storeId))
+      deps.emit({ name: 'stores.changed', payload: {} });
+    return summary;
   }
 
   function refuseReadOnly(storeId: string): void {
@@ -379,7 +389,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
 
     async push({ storeId }) {
       const ids = storeId === null ? deps.stores.rows().map((r) => r.id) : [storeId];
-      const results = await Promise.all(ids.map((id) => deps.engine.push(id)));
+      const results = await Promise.all(ids.map((id) => pushNow(id)));
       return ids.map((id, i) => {
         const r = results[i];
         return {

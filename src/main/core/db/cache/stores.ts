@@ -120,6 +120,20 @@ export function recordSyncOutcome(db: Db, storeId: string, record: SyncOutcomeRe
   );
 }
 
+/**
+ * The store answered (an edit sent outside a run): a last run that could not reach it no longer says
+ * what is true, so its outcome is cleared until the next run records one. True when it was cleared.
+ */
+export function clearUnreachable(db: Db, storeId: string): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE stores SET last_outcome = NULL, last_problem_json = NULL
+       WHERE id = ? AND last_outcome = 'offline'`,
+    ).run(storeId).changes > 0
+  );
+}
+
 /** Keeps the pace a store's API was measured to allow, for the next run to start at. */
 export function saveLearnedRate(db: Db, storeId: string, ratePerSecond: number): void {
   statement(db, `UPDATE stores SET learned_rate = ? WHERE id = ?`).run(ratePerSecond, storeId);
