@@ -62,7 +62,7 @@ import { buildClientReport } from './reports/client/build';
 import { checkIntegrityInBackground, endedUncleanly, markRunning } from './db/integrity';
 import { createClientReportsService } from './services/client-reports';
 import { writeExport } from './reports/export';
-import { writeFileAtomically } from './reports/write-file';
+import { outputTarget, writeFileAtomically } from './reports/write-file';
 import { readBackup, writeBackup, type BackupInfo } from './backup/backup-file';
 import { holdFolder, takeFolderAlone, type FolderHold } from './backup/folder-lock';
 import { stageRestore, swapIn, type RestoreSummary } from './backup/restore';
@@ -400,7 +400,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         `${userDataFile} cannot be opened here, so there is no data of yours to copy.`,
       );
     const stores = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
-    return writeBackup(db, resolve(out), stores, {
+    // A backup is an SQLite file: a link is followed to its file, a device or a pipe refused.
+    const target = await outputTarget(resolve(out), { streams: false });
+    return writeBackup(db, target.path, stores, {
       appVersion: deps.version,
       now: new Date(clock()),
     });

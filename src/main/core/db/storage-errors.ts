@@ -51,6 +51,16 @@ export const DISK_FULL = appProblem(
   'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.',
 );
 
+/** The disk of `file` (a report, a backup, the user's own file) is full: what was there is kept. */
+export function diskFullProblem(file: string, kept: string): Problem {
+  return appProblem(
+    'internal',
+    507,
+    'The disk is full',
+    `Splitbook could not write ${file}: there is no space left on its disk. ${kept} Free some space and try again.`,
+  );
+}
+
 export const DISK_IO = appProblem(
   'internal',
   500,
