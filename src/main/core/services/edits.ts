@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreEvent, PendingEdit, Services } from '#shared/contract/index';
 import { checkTestChange, lockedFields, testFieldValue } from '#shared/domain/mutability';
 import { isTestEditField, nameOfId, TEST_FIELDS } from '#shared/domain/test-fields';
+import { RecordName } from '#shared/domain/input-rules';
 import type { UpdateTestField } from '#shared/api/index';
 import { problem } from '#shared/problem';
 import type { Db } from '../db/types';
@@ -267,7 +268,8 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       return result;
     },
 
-    async createTag({ storeId, name }) {
+    async createTag({ storeId, name: given }) {
+      const name = checkedName(given);
       deps.stores.row(storeId);
       refuseReadOnly(storeId);
       const taken = tagsNamed(db, storeId, name)[0];
@@ -285,7 +287,8 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       return { id, name };
     },
 
-    async renameTag({ storeId, tagId, name }) {
+    async renameTag({ storeId, tagId, name: given }) {
+      const name = checkedName(given);
       deps.stores.row(storeId);
       const record = mustFind(storeId, 'tag', tagId);
       if (!isUnsentCreate(record))
@@ -403,4 +406,20 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       });
     },
   };
+}
+
+/**
+ * A tag's name as the contract's schema takes it (trimmed, not empty, not too long): the CLI calls the
+ * services without the bridge's parse, and must be refused in the same words.
+ */
+function checkedName(name: string): string {
+  const parsed = RecordName.safeParse(name);
+  if (!parsed.success)
+    throw problem(
+      'validation',
+      400,
+      'The name is not valid',
+      parsed.error.issues.map((issue) => issue.message).join('; '),
+    );
+  return parsed.data;
 }
