@@ -15,10 +15,15 @@ import type { Core, CoreEventListener } from './types';
 import { backfillAlerts } from './db/cache/results';
 import { decisionNews, recordDecisionNews } from './db/user/background';
 import { hasUserData } from './db/user/attached';
-import { openDatabase } from './db/open';
+import { openDatabase, openedOnFullDisk } from './db/open';
 import { orphanedKeyAccounts } from './db/cache/key-journal';
 import type { Db } from './db/types';
-import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
+import {
+  CORRUPT_CACHE,
+  diskFullProblem,
+  readOnlyProblem,
+  storageFailure,
+} from './db/storage-errors';
 import { replaceCache, salvageStores } from './rebuild';
 import { createMemorySecretStore, type SecretStore } from './secrets';
 import { createKeyRing } from './stores/keys';
@@ -173,6 +178,15 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     try {
       opened = openDatabase(cacheFile, { userDataFile, quickCheck });
       if (opened.readonly) cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir) };
+      // No space left: it starts all the same (reading needs none), and says why nothing can be saved.
+      else if (openedOnFullDisk(opened))
+        cache = {
+          state: 'read-only',
+          problem: diskFullProblem(
+            deps.dataDir,
+            'You can keep browsing what is cached; syncing and changes wait until there is space.',
+          ),
+        };
     } catch (error) {
       if (storageFailure(error) !== 'corrupt') throw error;
       // A damaged cache does not stop the app: it starts on an empty stand-in (the user's own file
@@ -402,10 +416,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     const stores = salvageStores(db.name === ':memory:' ? null : db, cacheFile);
     // A backup is an SQLite file: a link is followed to its file, a device or a pipe refused.
     const target = await outputTarget(resolve(out), { streams: false });
-    return writeBackup(db, target.path, stores, {
-      appVersion: deps.version,
-      now: new Date(clock()),
-    });
+    try {
+      return await writeBackup(db, target.path, stores, {
+        appVersion: deps.version,
+        now: new Date(clock()),
+      });
+    } catch (error) {
+      // SQLite says "database or disk is full" of the copy: the backup's own file is what did not fit.
+      if (storageFailure(error) === 'full')
+        throw new ProblemError(diskFullProblem(target.path, 'Nothing was left behind.'));
+      throw error;
+    }
   }
 
   /**

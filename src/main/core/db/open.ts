@@ -1,12 +1,12 @@
 // Opens (or creates) the cache file and attaches the user's own data file to the same connection:
 // connection settings, migrations of both, and plain words when a file is unusable.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError, problem } from '#shared/problem';
 import { unpackJson } from './values';
 import { MIGRATIONS, migrate, schemaVersion } from './cache/migrations';
-import { CORRUPT_CACHE, storageFailure, storageProblem } from './storage-errors';
+import { CORRUPT_CACHE, diskFullProblem, storageFailure, storageProblem } from './storage-errors';
 import { USER_DATA_MIGRATIONS } from './user/migrations/migrations';
 import type { Db } from './types';
 import { spellingKey } from '#shared/domain/metrics';
@@ -88,6 +88,63 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     if (storageFailure(error) === 'read-only' && size !== null && size > 0) {
       return openReadOnly(file, options);
     }
+    // A full disk: opening needs a little room (a WAL index, a log), reading none. The folder's data is
+    // read as it is, and nothing is written until there is space again.
+    if (size !== null && size > 0 && noSpaceLeft(dirname(file))) {
+      return openWithoutSpace(file, options);
+    }
+    throw explain(error, file);
+  }
+}
+
+/** Connections opened on a disk with no space left: they read, and refuse every write. */
+const OPENED_FULL = new WeakSet<Db>();
+
+/** Whether `db` was opened on a full disk (it reads, and refuses every write). */
+export function openedOnFullDisk(db: Db): boolean {
+  return OPENED_FULL.has(db);
+}
+
+/** Under this much free space a failed open is taken for a full disk (SQLite names it an I/O error). */
+const FULL_BELOW_BYTES = 256 * 1024;
+
+/** Whether the folder's disk has (nearly) no space left for this user. */
+export function noSpaceLeft(folder: string): boolean {
+  try {
+    const stats = statfsSync(folder);
+    return stats.bavail * stats.bsize < FULL_BELOW_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Both files read as they are on a disk with no space left. A WAL file needs its -shm index, which cannot
+ * be made without space; in exclusive locking mode SQLite keeps that index in memory instead, so the WAL's
+ * last commits are read too. query_only refuses every write (as SQLITE_READONLY).
+ */
+function openWithoutSpace(file: string, options: OpenOptions): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('query_only = 1');
+    db.pragma('foreign_keys = ON');
+    addFunctions(db);
+    if (options.userDataFile && existsSync(options.userDataFile)) {
+      db.prepare('ATTACH DATABASE ? AS user').run(options.userDataFile);
+      db.pragma('user.locking_mode = EXCLUSIVE');
+    }
+    const newest = MIGRATIONS.at(-1)?.version ?? 0;
+    if (schemaVersion(db) !== newest) {
+      throw new ProblemError(
+        diskFullProblem(dirname(file), 'Its cache needs an upgrade that must write to it.'),
+      );
+    }
+    OPENED_FULL.add(db);
+    return db;
+  } catch (error) {
+    db?.close();
     throw explain(error, file);
   }
 }

@@ -66,7 +66,7 @@ export async function runCli(
 function describeFailure(error: unknown): string {
   if (error instanceof ProblemError) return `${error.problem.title}: ${error.problem.detail}`;
   // A busy, full, read-only or damaged file in the same words as the window's (core/db/storage-errors.ts).
-  const storage = storageProblem(error);
+  const storage = storageProblem(error, null, 'user');
   if (storage) return `${storage.title}: ${storage.detail}`;
   if (error instanceof ZodError) return `Invalid input: ${summarizeIssues(error.issues)}`;
   return `Failed: ${error instanceof Error ? error.message : String(error)}`;
