@@ -13,6 +13,7 @@ import { benchReview } from './review.bench';
 import { benchReports } from './reports.bench';
 import { benchScale } from './scale.bench';
 import { benchBridge } from './bridge.bench';
+import { benchLargeListing } from './large-listing.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<void>> = {
   reports: benchReports,
   scale: benchScale,
   bridge: benchBridge,
+  'large-listing': benchLargeListing,
 };
 
 // An unknown name is an error, never a silent run of nothing.
