@@ -283,6 +283,31 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // Every write transaction on the shared files begins IMMEDIATE, taking the write lock (or waiting for it
+    // on busy_timeout) before it reads. A deferred one that reads, then writes, fails at once with
+    // "database is locked" when another process committed in between: SQLite calls no busy handler then.
+    // A backup's and a restore's own files (the copy, the staged files) are this process's alone.
+    files: ['src/main/**'],
+    ignores: ['src/main/core/backup/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+          message:
+            'Begin a transaction with .immediate(): a deferred one that reads first fails at once with "database is locked" beside another process\'s write.',
+        },
+        {
+          selector:
+            "MemberExpression[object.type='CallExpression'][object.callee.property.name='transaction'][property.name=/^(default|deferred)$/]",
+          message:
+            'Begin a transaction with .immediate(): a deferred one that reads first fails at once with "database is locked" beside another process\'s write.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**'],
     plugins: { splitbook: { rules: { 'layer-imports': layerImports } } },
     rules: { 'splitbook/layer-imports': 'error' },

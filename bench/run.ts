@@ -15,6 +15,7 @@ import { benchScale } from './scale.bench';
 import { benchBridge } from './bridge.bench';
 import { benchBackup } from './backup.bench';
 import { benchTeam } from './team.bench';
+import { benchLargeListing } from './large-listing.bench';
 
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<void>> = {
@@ -36,6 +37,7 @@ const benches: Record<string, () => Promise<void>> = {
   bridge: benchBridge,
   backup: benchBackup,
   team: benchTeam,
+  'large-listing': benchLargeListing,
 };
 
 // An unknown name is an error, never a silent run of nothing.

@@ -67,6 +67,30 @@ describe('openDatabase', () => {
     again.close();
   });
 
+  it("holds the user's file too in an immediate transaction, on a folder that needs no migration", () => {
+    // Two processes on one folder: a write transaction of one must keep the other out of both files,
+    // or the other's write (its own transaction begun before) fails at once with "database is locked".
+    const dir = tempDir();
+    const cacheFile = join(dir, 'splitbook.db');
+    const userDataFile = join(dir, 'splitbook-user.db');
+    openDatabase(cacheFile, { userDataFile }).close();
+    const db = openDatabase(cacheFile, { userDataFile });
+    const other = new Database(userDataFile, { timeout: 0 });
+    try {
+      db.transaction(() => {
+        expect(() => other.exec('BEGIN IMMEDIATE')).toThrow(
+          expect.objectContaining({ code: 'SQLITE_BUSY' }),
+        );
+      }).immediate();
+      // Once it ends, the other gets in.
+      other.exec('BEGIN IMMEDIATE');
+      other.exec('COMMIT');
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
+
   it('migrates a cache from every earlier version to the same schema as a fresh one', () => {
     const dir = tempDir();
     const fresh = openDatabase(join(dir, 'fresh.db'));

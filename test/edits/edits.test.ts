@@ -336,6 +336,45 @@ describe('creates', () => {
     expect(tag.id).not.toBe(created[0]?.id);
   }, 30_000);
 
+  it("one Send now after reconnecting creates the new tag, sends the retitle that names it, and clears 'can't be reached' (issue 44, 9)", async () => {
+    world = await editsWorld();
+    const { core, storeId, served } = world;
+    const test = testWithStatus(world, LAUNCHED);
+    await served.setOffline(true);
+    const offline = await syncStore(core, storeId);
+    expect(offline.outcome).toBe('offline');
+    // Offline: the test retitled, then a new tag made and put on it.
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { title: 'Q4 retitle' },
+    });
+    const tag = await core.services.edits.createTag({ storeId, name: 'Q4 ideas' });
+    await core.services.edits.editTest({
+      storeId,
+      testId: test.id,
+      changes: { tagIds: [...test.tags.map((t) => t.id), tag.id] },
+    });
+    const [before] = await core.services.stores.list({});
+    expect(before?.sync.state).toBe('offline');
+
+    await served.setOffline(false);
+    const events: string[] = [];
+    const unsubscribe = core.subscribe((event) => events.push(event.name));
+    const [summary] = await core.services.edits.push({ storeId });
+    unsubscribe();
+    expect(summary).toMatchObject({ sent: 2, waiting: 0, failed: 0, problem: null });
+    expect(await core.services.edits.list({ storeId })).toEqual([]);
+    const created = world.sim.snapshot('Acme').tags.find((t) => t.name === 'Q4 ideas');
+    expect(serverTest(world, test.id).title).toBe('Q4 retitle');
+    expect(serverTest(world, test.id).tags.map((t) => t.id)).toContain(created?.id);
+    // The store answered: it no longer reads "can't be reached", and the window hears of it.
+    const [after] = await core.services.stores.list({});
+    expect(after?.sync.state).not.toBe('offline');
+    expect(after?.sync.lastOutcome).toBeNull();
+    expect(events).toContain('stores.changed');
+  }, 30_000);
+
   it('renames or removes a tag the store has not received, never one it may hold (issue 21, 2)', async () => {
     world = await editsWorld();
     const { core, storeId, served } = world;

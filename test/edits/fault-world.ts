@@ -1,7 +1,7 @@
 // A world for edits across server faults: the simulator on loopback behind a small proxy that can let the
-// store apply a write and then answer 500, a data folder the CLI works on, and a record of every PATCH the
+// store apply a write and then answer 500 (or answer 500 without the store seeing it), a data folder the CLI works on, and a record of every PATCH the
 // store applied with the test as it stood after it, to tell how often and in what order edits arrived.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -32,6 +32,8 @@ export interface FaultWorld {
   onPatch: ((applied: Applied) => void) | null;
   /** The next `count` PATCHes are applied by the store, then answered 500 instead of its answer. */
   failAfterApply(count: number): void;
+  /** The next `count` PATCHes never reach the store: the proxy answers 500 itself. */
+  refuseWrites(count: number): void;
   /** After the next PATCH (whatever became of it), the store is unreachable until `reachable()`. */
   unreachableAfterNextPatch(): void;
   reachable(): void;
@@ -47,7 +49,14 @@ async function body(message: IncomingMessage): Promise<Buffer> {
 }
 
 /** Forwards to `target`; a write marked to fail reaches the store, and its answer is replaced by a 500. */
-type ProxyState = { failing: number; downAfterPatch: boolean; down: boolean };
+type ProxyState = { failing: number; refusing: number; downAfterPatch: boolean; down: boolean };
+
+function answer500(response: ServerResponse, detail: string): void {
+  response.writeHead(500, { 'content-type': 'application/problem+json' });
+  response.end(
+    JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail }),
+  );
+}
 
 function startProxy(target: string, state: ProxyState): Promise<Server> {
   const server = createServer((request, response) => {
@@ -58,6 +67,11 @@ function startProxy(target: string, state: ProxyState): Promise<Server> {
       }
       const payload = await body(request);
       const patch = request.method === 'PATCH';
+      if (patch && state.refusing > 0) {
+        state.refusing -= 1;
+        answer500(response, 'Failed before applying');
+        return;
+      }
       if (patch && state.downAfterPatch) {
         state.downAfterPatch = false;
         response.on('close', () => (state.down = true));
@@ -83,15 +97,7 @@ function startProxy(target: string, state: ProxyState): Promise<Server> {
       const answer = Buffer.from(await upstream.arrayBuffer());
       if (patch && state.failing > 0) {
         state.failing -= 1;
-        response.writeHead(500, { 'content-type': 'application/problem+json' });
-        response.end(
-          JSON.stringify({
-            type: 'about:blank',
-            title: 'Internal Server Error',
-            status: 500,
-            detail: 'Applied, then failed',
-          }),
-        );
+        answer500(response, 'Applied, then failed');
         return;
       }
       const relayed: Record<string, string> = {};
@@ -139,7 +145,7 @@ export async function faultWorld(
   });
   simRef = sim;
   const served = await serveSimulator(sim, { port: 0 });
-  const state: ProxyState = { failing: 0, downAfterPatch: false, down: false };
+  const state: ProxyState = { failing: 0, refusing: 0, downAfterPatch: false, down: false };
   const proxy = await startProxy(served.url, state);
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const dir = tempDir('splitbook-faults-');
@@ -164,6 +170,9 @@ export async function faultWorld(
     onPatch: null,
     failAfterApply(count) {
       state.failing += count;
+    },
+    refuseWrites(count) {
+      state.refusing += count;
     },
     unreachableAfterNextPatch() {
       state.downAfterPatch = true;

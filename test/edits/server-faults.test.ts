@@ -89,3 +89,78 @@ it.each(
   },
   120_000,
 );
+
+const AFTER_APPLY = {
+  'answers 500': (w: FaultWorld, count: number) => w.failAfterApply(count),
+  'drops the connection': (w: FaultWorld, count: number) => w.sim.loseAnswers(count, 'reset'),
+} as const;
+
+it.each(Object.keys(AFTER_APPLY) as (keyof typeof AFTER_APPLY)[])(
+  'a store that applies each of 20 title edits and %s is caught up in one sync, each sent once',
+  async (fault) => {
+    world = await faultWorld({ tests: 30 });
+    const w = world;
+    const tests = w.sim.snapshot('Acme').tests.slice(0, 20);
+    for (const [i, test] of tests.entries()) {
+      const run = await w.cli([
+        'edit',
+        '--store',
+        'Acme',
+        '--test',
+        test.id,
+        '--set',
+        `title=Edit ${i}`,
+      ]);
+      expect(run.code, run.err).toBe(0);
+    }
+    AFTER_APPLY[fault](w, 20);
+    const synced = await w.cli(['sync']);
+    // Every answer said "failed", yet the store holds each edit: read back, each is confirmed.
+    expect(synced.err).toBe('');
+    expect(synced.code).toBe(0);
+    expect(synced.out).toMatch(/20 edits sent, 0 failed/);
+    expect((await w.cli(['pending'])).out).toBe('No pending edits.');
+    const server = new Map(w.sim.snapshot('Acme').tests.map((t) => [t.id, t.title]));
+    for (const [i, test] of tests.entries()) expect(server.get(test.id)).toBe(`Edit ${i}`);
+    expect([...patchesPerTest(w.applied).values()]).toEqual(tests.map(() => 1));
+    expect(integrityOf(w.dir.path)).toEqual({ 'splitbook.db': 'ok', 'splitbook-user.db': 'ok' });
+  },
+  120_000,
+);
+
+it('a store that answers 500 without applying keeps the edit queued, and the ones after it', async () => {
+  world = await faultWorld({ tests: 30 });
+  const w = world;
+  const [first, second] = w.sim.snapshot('Acme').tests;
+  if (!first || !second) throw new Error('two tests needed');
+  for (const [test, title] of [
+    [first, 'Refused once'],
+    [second, 'Behind it'],
+  ] as const) {
+    const run = await w.cli([
+      'edit',
+      '--store',
+      'Acme',
+      '--test',
+      test.id,
+      '--set',
+      `title=${title}`,
+    ]);
+    expect(run.code, run.err).toBe(0);
+  }
+  // Both pushes of the sync (before its pull, and after it for what still waits) are refused.
+  w.refuseWrites(2);
+  const refused = await w.cli(['sync']);
+  expect(w.applied).toEqual([]);
+  const pending = (await w.cli(['pending'])).out;
+  expect(pending).toMatch(/Refused once\s+queued/);
+  expect(pending).toMatch(/Behind it\s+queued/);
+  expect(refused.out).toMatch(/0 edits sent, 0 failed, 0 in conflict/);
+  expect(refused.code, refused.err).toBe(0);
+
+  // Once the store takes writes again, the next sync sends both, each once.
+  const synced = await w.cli(['sync']);
+  expect(synced.code, synced.err).toBe(0);
+  expect((await w.cli(['pending'])).out).toBe('No pending edits.');
+  expect(w.applied.map((a) => a.test.title)).toEqual(['Refused once', 'Behind it']);
+}, 120_000);

@@ -68,6 +68,7 @@ describe('a push', () => {
       waiting: 0,
       requests: 4,
       stoppedBy: null,
+      reached: true,
     });
     expect(changes).toBeGreaterThan(0);
     expect(store.writes().map((w) => [w.path, w.body])).toEqual([
@@ -104,6 +105,47 @@ describe('a push', () => {
     expect(summary).toMatchObject({ sent: 2, waiting: 0 });
     const created = store.snapshot().tags.find((t) => t.name === 'New');
     expect(serverOf(store, test.id)?.tags.map((t) => t.id)).toEqual([created?.id]);
+  });
+
+  it('sends the tags an earlier edit names first, then that edit, in one push (retitled, then tagged)', async () => {
+    const store = await servedStore();
+    const [test, other] = someTests(store, 2);
+    if (!test || !other) throw new Error('setup');
+    // Offline: the test retitled first, then a new tag made and put on it; another test edited between.
+    editTitle(store, test, 'Retitled');
+    editTitle(store, other, 'Other');
+    const local = '0c0a1000-0000-4000-8000-0000000000fe';
+    recordCreate(
+      store.db,
+      { storeId: STORE, kind: 'tag', localId: local, changes: { name: 'Q4 ideas' } },
+      NOW,
+    );
+    recordEdit(
+      store.db,
+      {
+        storeId: STORE,
+        kind: 'test',
+        recordId: test.id,
+        server: test,
+        changes: { tagIds: [...test.tags.map((t) => t.id), local] },
+        base: { tagIds: test.tags.map((t) => t.id) },
+        baseUpdatedAt: test.updatedAt,
+      },
+      NOW,
+    );
+    const { summary } = await push(store);
+    expect(summary).toMatchObject({ sent: 3, waiting: 0, failed: 0, reached: true });
+    const created = store.snapshot().tags.find((t) => t.name === 'Q4 ideas');
+    expect(created).toBeDefined();
+    // The tag first, then the edit that needed it, then the rest in their order; each once.
+    expect(store.writes().map((w) => w.path)).toEqual([
+      '/tags',
+      `/tests/${test.id}`,
+      `/tests/${other.id}`,
+    ]);
+    expect(serverOf(store, test.id)).toMatchObject({ title: 'Retitled' });
+    expect(serverOf(store, test.id)?.tags.map((t) => t.id)).toContain(created?.id);
+    expect(outboxRows(store.db, STORE)).toEqual([]);
   });
 
   it('stops at the first "later" (the store offline): that record waits to be sent, the rest untouched', async () => {

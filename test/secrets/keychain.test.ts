@@ -64,6 +64,39 @@ describe.skipIf(!realKeyring)('a locked keychain (real GNOME Keyring, locked ove
   });
 });
 
+describe.skipIf(!realKeyring)(
+  'a store whose key is in a locked keychain (issue 46, item 9)',
+  () => {
+    it('is told "The keychain is locked", not "No API key", and its background syncs are not stopped', () => {
+      // Its own private keyring, locked over D-Bus after the store's key was kept in it and synced with.
+      const out = execFileSync(
+        process.execPath,
+        [
+          'scripts/with-keyring.mjs',
+          process.execPath,
+          '--import',
+          'tsx',
+          'test/secrets/fixtures/locked-child.ts',
+        ],
+        { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const report = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
+      expect(report.firstSync).toBe('ok');
+      // Unlocked, a key that is not there is simply missing.
+      expect(report.missingWhileUnlocked).toEqual({ value: null });
+      // Locked, libsecret answers the lookup as "no such item"; Splitbook tells them apart.
+      expect(report.keyWhileLocked).toEqual({ problem: 'The keychain is locked' });
+      expect(report.lockedSync).toEqual({ outcome: 'error', problem: 'The keychain is locked' });
+      // The store says so, and only backs off: its next background sync (once unlocked) is still planned.
+      expect(report.store).toMatchObject({
+        lastProblem: 'The keychain is locked',
+        stopped: null,
+        failures: 1,
+      });
+    }, 90_000);
+  },
+);
+
 describe('no keychain', () => {
   it('names the missing Secret Service when D-Bus is not there (real keytar, no session bus)', () => {
     // keytar, in a process with no D-Bus session and no display, fails the way it does on a bare Linux box.

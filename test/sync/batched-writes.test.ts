@@ -39,13 +39,20 @@ function commitsOf(db: Db): () => number {
   const transaction = db.transaction.bind(db);
   db.transaction = ((fn: (...args: never[]) => unknown) => {
     const wrapped = transaction(fn);
-    const outer = ((...args: never[]) => {
-      const top = !db.inTransaction;
-      const result = wrapped(...args);
-      if (top) commits += 1;
-      return result;
+    // Each way of beginning it (the app's code begins every transaction .immediate()).
+    const counted =
+      (variant: (...args: never[]) => unknown) =>
+      (...args: never[]) => {
+        const top = !db.inTransaction;
+        const result = variant(...args);
+        if (top) commits += 1;
+        return result;
+      };
+    return Object.assign(counted(wrapped), {
+      deferred: counted(wrapped.deferred),
+      immediate: counted(wrapped.immediate),
+      exclusive: counted(wrapped.exclusive),
     }) as typeof wrapped;
-    return Object.assign(outer, wrapped);
   }) as typeof db.transaction;
   return () => commits;
 }

@@ -15,10 +15,15 @@ import type { Core, CoreEventListener } from './types';
 import { backfillAlerts } from './db/cache/results';
 import { decisionNews, recordDecisionNews } from './db/user/background';
 import { hasUserData } from './db/user/attached';
-import { openDatabase } from './db/open';
+import { openDatabase, openedOnFullDisk } from './db/open';
 import { orphanedKeyAccounts } from './db/cache/key-journal';
 import type { Db } from './db/types';
-import { CORRUPT_CACHE, readOnlyProblem, storageFailure } from './db/storage-errors';
+import {
+  CORRUPT_CACHE,
+  diskFullProblem,
+  readOnlyProblem,
+  storageFailure,
+} from './db/storage-errors';
 import { adoptSalvagedStores, replaceCache, salvageStores } from './rebuild';
 import { copyStoreList, listStoreRows } from './db/cache/stores';
 import { listedStores } from './db/user/stores';
@@ -64,7 +69,7 @@ import { buildClientReport } from './reports/client/build';
 import { checkIntegrityInBackground, endedUncleanly, markRunning } from './db/integrity';
 import { createClientReportsService } from './services/client-reports';
 import { writeExport } from './reports/export';
-import { writeFileAtomically } from './reports/write-file';
+import { outputTarget, writeFileAtomically } from './reports/write-file';
 import { readBackup, writeBackup, type BackupInfo } from './backup/backup-file';
 import { holdFolder, takeFolderAlone, type FolderHold } from './backup/folder-lock';
 import { recoverFolder, stageRestore, swapIn, type RestoreSummary } from './backup/restore';
@@ -189,6 +194,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       opened = openDatabase(cacheFile, { userDataFile, quickCheck });
       if (opened.readonly)
         cache = { state: 'read-only', problem: readOnlyProblem(deps.dataDir), notice };
+      // No space left: it starts all the same (reading needs none), and says why nothing can be saved.
+      else if (openedOnFullDisk(opened))
+        cache = {
+          state: 'read-only',
+          problem: diskFullProblem(
+            deps.dataDir,
+            'You can keep browsing what is cached; syncing and changes wait until there is space.',
+          ),
+          notice,
+        };
     } catch (error) {
       if (storageFailure(error) !== 'corrupt') throw error;
       // A damaged cache does not stop the app: it starts on an empty stand-in (the user's own file
@@ -430,10 +445,19 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         'Nothing to back up',
         `${userDataFile} cannot be opened here, so there is no data of yours to copy.`,
       );
-    return writeBackup(db, resolve(out), {
-      appVersion: deps.version,
-      now: new Date(clock()),
-    });
+    // A backup is an SQLite file: a link is followed to its file, a device or a pipe refused.
+    const target = await outputTarget(resolve(out), { streams: false });
+    try {
+      return await writeBackup(db, target.path, {
+        appVersion: deps.version,
+        now: new Date(clock()),
+      });
+    } catch (error) {
+      // SQLite says "database or disk is full" of the copy: the backup's own file is what did not fit.
+      if (storageFailure(error) === 'full')
+        throw new ProblemError(diskFullProblem(target.path, 'Nothing was left behind.'));
+      throw error;
+    }
   }
 
   /**

@@ -40,7 +40,7 @@ export function adoptSalvagedStores(db: Db, salvaged: readonly StoreRow[]): void
   if (!hasStoreList(db) || listedStores(db).length > 0 || salvaged.length === 0) return;
   db.transaction(() => {
     for (const store of salvaged) adoptListedStore(db, store);
-  })();
+  }).immediate();
 }
 
 /**

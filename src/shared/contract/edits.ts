@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Rule, UpdateTestBody } from '../api';
 import { Problem } from '../problem';
+import { RecordName, TEXT_LIMITS } from '../domain/input-rules';
 import { method, ScopeInput, StoreId } from './common';
 
 export const EDIT_KINDS = ['test', 'campaign', 'tag', 'audience'] as const;
@@ -92,15 +93,20 @@ export const edits = {
       storeId: StoreId,
       campaignId: z.string().min(1),
       changes: z.strictObject({
-        name: z.string().trim().min(1, 'A campaign needs a name').optional(),
-        objective: z.string().nullable().optional(),
-        goal: z.string().nullable().optional(),
+        name: z
+          .string()
+          .trim()
+          .min(1, 'A campaign needs a name')
+          .max(TEXT_LIMITS.name, `A name is at most ${TEXT_LIMITS.name} characters`)
+          .optional(),
+        objective: z.string().max(TEXT_LIMITS.longText).nullable().optional(),
+        goal: z.string().max(TEXT_LIMITS.short).nullable().optional(),
       }),
     }),
     PendingEdit,
   ),
   createTag: method(
-    z.object({ storeId: StoreId, name: z.string().trim().min(1, 'Name is required').max(200) }),
+    z.object({ storeId: StoreId, name: RecordName }),
     z.object({ id: z.string(), name: z.string() }),
   ),
   /** A tag created here, renamed before the store received it (see PendingEdit.renamable). */
@@ -108,14 +114,18 @@ export const edits = {
     z.object({
       storeId: StoreId,
       tagId: z.string().min(1),
-      name: z.string().trim().min(1, 'Name is required').max(200),
+      name: RecordName,
     }),
     z.object({ id: z.string(), name: z.string() }),
   ),
   createAudience: method(
     z.object({
       storeId: StoreId,
-      name: z.string().min(1, 'Name is required').max(200),
+      // Audience names match exactly (the API's rule): not trimmed.
+      name: z
+        .string()
+        .min(1, 'Name is required')
+        .max(TEXT_LIMITS.name, `A name is at most ${TEXT_LIMITS.name} characters`),
       rules: z.array(Rule).default([]),
     }),
     z.object({ id: z.string(), name: z.string() }),

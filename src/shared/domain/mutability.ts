@@ -11,6 +11,7 @@ import {
   type FieldLock,
   type LockReason,
 } from './test-fields';
+import { parseDateTime, tooLong } from './input-rules';
 
 export const CAMPAIGN_EDIT_FIELDS = ['name', 'objective', 'goal'] as const;
 export type CampaignEditField = (typeof CAMPAIGN_EDIT_FIELDS)[number];
@@ -68,7 +69,11 @@ export function sameValue(field: string, a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-/** Problems of a change before it is queued: null on a required field, an empty title. */
+/**
+ * Problems of a change before it is queued, in the words the window and the CLI show: null on a required
+ * field, an empty title, a text longer than its field holds, a number outside its field's bounds, a date
+ * and time that is not one (the API's rule: ISO 8601 with its offset, on a day that exists).
+ */
 export function checkTestChange(changes: UpdateTestBody): string[] {
   const errors: string[] = [];
   for (const [field, value] of Object.entries(changes)) {
@@ -77,6 +82,24 @@ export function checkTestChange(changes: UpdateTestBody): string[] {
       errors.push(`'${field}' cannot be cleared: a test always has one`);
     if (field === 'title' && typeof value === 'string' && value.trim() === '')
       errors.push('The title cannot be empty');
+    const spec = testField(field);
+    if (spec === null) continue;
+    if (typeof value === 'string' && spec.limit) {
+      const long = tooLong(`'${field}'`, value, spec.limit);
+      if (long) errors.push(long);
+    }
+    if (
+      typeof value === 'number' &&
+      spec.range &&
+      (value < spec.range.min || value > spec.range.max)
+    )
+      errors.push(
+        `'${field}' must be from ${spec.range.min} to ${spec.range.max}${spec.hint ? ` (${spec.hint})` : ''}, not ${value}`,
+      );
+    if (typeof value === 'string' && spec.input === 'date-time' && parseDateTime(value) === null)
+      errors.push(
+        `'${field}' must be a date and time with its offset on a day that exists (2026-03-01T09:00:00Z), not ${JSON.stringify(value.slice(0, 40))}`,
+      );
   }
   return errors;
 }

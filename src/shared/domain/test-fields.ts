@@ -10,6 +10,7 @@ import {
   type TestStatus,
   type UpdateTestField,
 } from '../api';
+import type { TextLimit } from './input-rules';
 import { isEnded, isLaunched } from './lifecycle';
 
 /** When a field stops being editable (the spec's mutability table), with the words the user reads. */
@@ -66,8 +67,10 @@ interface FieldSpec {
   input: FieldInput;
   /** A test cannot be without it: null is refused locally (the API's simulator does the same). */
   required?: true;
-  /** Bounds of a number, shown by its control. */
+  /** Bounds of a number, shown by its control and checked before an edit is queued. */
   range?: { min: number; max: number };
+  /** The longest text it may hold (input-rules.ts), checked before an edit is queued. */
+  limit?: TextLimit;
   /** Words beside the control. */
   hint?: string;
   /** Values the API does not enumerate: the form offers those the cache has seen. */
@@ -96,6 +99,7 @@ const SPECS = {
     label: 'Title',
     lock: null,
     input: 'text',
+    limit: 'title',
     required: true,
     read: (test) => test.title,
     apply: (test, value) => {
@@ -106,6 +110,7 @@ const SPECS = {
     label: 'Hypothesis',
     lock: null,
     input: 'long-text',
+    limit: 'longText',
     read: (test) => test.hypothesisDescription ?? null,
     apply: (test, value) => {
       test.hypothesisDescription = text(value);
@@ -115,6 +120,7 @@ const SPECS = {
     label: 'Control title',
     lock: null,
     input: 'text',
+    limit: 'title',
     read: (test) => test.control.title ?? null,
     apply: (test, value) => {
       test.control = { ...test.control, title: value ?? null };
@@ -124,6 +130,7 @@ const SPECS = {
     label: 'Variant title',
     lock: null,
     input: 'text',
+    limit: 'title',
     read: (test) => test.variant?.title ?? null,
     apply: (test, value) => {
       if (test.variant) test.variant = { ...test.variant, title: value ?? null };
@@ -133,6 +140,7 @@ const SPECS = {
     label: 'Priority',
     lock: null,
     input: 'text',
+    limit: 'short',
     read: (test) => test.priority ?? null,
     apply: (test, value) => {
       test.priority = text(value);
@@ -142,6 +150,7 @@ const SPECS = {
     label: 'Surface area',
     lock: null,
     input: 'text',
+    limit: 'short',
     read: (test) => test.surfaceArea ?? null,
     apply: (test, value) => {
       test.surfaceArea = text(value);
@@ -192,6 +201,7 @@ const SPECS = {
     label: 'Goal',
     lock: 'afterLaunch',
     input: 'text',
+    limit: 'short',
     required: true,
     suggest: 'goals',
     read: (test) => test.goal,
@@ -203,6 +213,7 @@ const SPECS = {
     label: 'Device',
     lock: 'afterLaunch',
     input: 'text',
+    limit: 'short',
     required: true,
     suggest: 'devices',
     read: (test) => test.device,
@@ -214,6 +225,7 @@ const SPECS = {
     label: 'Visitors',
     lock: 'afterLaunch',
     input: 'text',
+    limit: 'short',
     required: true,
     read: (test) => test.visitorOption,
     apply: (test, value) => {
@@ -271,6 +283,7 @@ const SPECS = {
     label: 'Campaign',
     lock: 'afterLaunch',
     input: 'campaign',
+    limit: 'short',
     names: 'campaign',
     read: (test) => test.campaign?.id ?? null,
     apply: (test, value, lookups) => {

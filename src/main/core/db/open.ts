@@ -1,12 +1,12 @@
 // Opens (or creates) the cache file and attaches the user's own data file to the same connection:
 // connection settings, migrations of both, and plain words when a file is unusable.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError, problem } from '#shared/problem';
 import { unpackJson } from './values';
 import { MIGRATIONS, migrate, schemaVersion } from './cache/migrations';
-import { CORRUPT_CACHE, storageFailure, storageProblem } from './storage-errors';
+import { CORRUPT_CACHE, diskFullProblem, storageFailure, storageProblem } from './storage-errors';
 import { USER_DATA_MIGRATIONS } from './user/migrations/migrations';
 import type { Db } from './types';
 import { spellingKey } from '#shared/domain/metrics';
@@ -74,16 +74,79 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     addFunctions(db);
+    // Attached before the first transaction: better-sqlite3 prepares its BEGIN statements once per
+    // connection, at the first db.transaction(), and SQLite compiles BEGIN IMMEDIATE to lock the files
+    // attached then. Prepared before the ATTACH (the cache's migration was the first), every immediate
+    // transaction left the user's file unlocked, and a write to it failed at once with "database is
+    // locked" whenever another process had written it since the transaction began.
+    if (options.userDataFile) attachUserData(db, options.userDataFile);
     if ((options.quickCheck ?? true) && size !== null && size > 0 && size <= QUICK_CHECK_MAX_BYTES)
       quickCheck(db);
     migrate(db);
-    if (options.userDataFile) attachUserData(db, options.userDataFile);
+    if (options.userDataFile) migrate(db, USER_DATA_MIGRATIONS, 'user');
     return db;
   } catch (error) {
     db?.close();
     if (storageFailure(error) === 'read-only' && size !== null && size > 0) {
       return openReadOnly(file, options);
     }
+    // A full disk: opening needs a little room (a WAL index, a log), reading none. The folder's data is
+    // read as it is, and nothing is written until there is space again.
+    if (size !== null && size > 0 && noSpaceLeft(dirname(file))) {
+      return openWithoutSpace(file, options);
+    }
+    throw explain(error, file);
+  }
+}
+
+/** Connections opened on a disk with no space left: they read, and refuse every write. */
+const OPENED_FULL = new WeakSet<Db>();
+
+/** Whether `db` was opened on a full disk (it reads, and refuses every write). */
+export function openedOnFullDisk(db: Db): boolean {
+  return OPENED_FULL.has(db);
+}
+
+/** Under this much free space a failed open is taken for a full disk (SQLite names it an I/O error). */
+const FULL_BELOW_BYTES = 256 * 1024;
+
+/** Whether the folder's disk has (nearly) no space left for this user. */
+export function noSpaceLeft(folder: string): boolean {
+  try {
+    const stats = statfsSync(folder);
+    return stats.bavail * stats.bsize < FULL_BELOW_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Both files read as they are on a disk with no space left. A WAL file needs its -shm index, which cannot
+ * be made without space; in exclusive locking mode SQLite keeps that index in memory instead, so the WAL's
+ * last commits are read too. query_only refuses every write (as SQLITE_READONLY).
+ */
+function openWithoutSpace(file: string, options: OpenOptions): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('query_only = 1');
+    db.pragma('foreign_keys = ON');
+    addFunctions(db);
+    if (options.userDataFile && existsSync(options.userDataFile)) {
+      db.prepare('ATTACH DATABASE ? AS user').run(options.userDataFile);
+      db.pragma('user.locking_mode = EXCLUSIVE');
+    }
+    const newest = MIGRATIONS.at(-1)?.version ?? 0;
+    if (schemaVersion(db) !== newest) {
+      throw new ProblemError(
+        diskFullProblem(dirname(file), 'Its cache needs an upgrade that must write to it.'),
+      );
+    }
+    OPENED_FULL.add(db);
+    return db;
+  } catch (error) {
+    db?.close();
     throw explain(error, file);
   }
 }
@@ -99,7 +162,8 @@ function fileSize(file: string): number | null {
 
 /** SQLite's cheap check (no index-content comparison); a damaged page fails the open. */
 function quickCheck(db: Db): void {
-  const result = db.pragma('quick_check(1)', { simple: true });
+  // The cache's own check: unqualified, the pragma would check the user's attached file too.
+  const result = db.pragma('main.quick_check(1)', { simple: true });
   if (result !== 'ok') {
     throw Object.assign(new Error(`quick_check: ${String(result)}`), { code: 'SQLITE_CORRUPT' });
   }
@@ -198,7 +262,6 @@ function attachUserData(db: Db, file: string): void {
   // FULL: the user's own work must survive a power cut, not only a crash (NORMAL in WAL may lose
   // the last commits on power loss). Its writes are few and small, so the extra fsync costs nothing felt.
   db.pragma('user.synchronous = FULL');
-  migrate(db, USER_DATA_MIGRATIONS, 'user');
 }
 
 function explain(error: unknown, file: string): ProblemError {

@@ -51,6 +51,16 @@ export const DISK_FULL = appProblem(
   'Splitbook could not write to its cache. What was synced before is kept; free some space and sync again.',
 );
 
+/** The disk of `file` (a report, a backup, the user's own file) is full: what was there is kept. */
+export function diskFullProblem(file: string, kept: string): Problem {
+  return appProblem(
+    'internal',
+    507,
+    'The disk is full',
+    `Splitbook could not write ${file}: there is no space left on its disk. ${kept} Free some space and try again.`,
+  );
+}
+
 export const DISK_IO = appProblem(
   'internal',
   500,
@@ -65,8 +75,26 @@ export const CACHE_BUSY = appProblem(
   'Another program kept the cache locked for too long. Nothing was lost; try again in a moment.',
 );
 
-/** The problem for a storage failure, or null when the error is not one. */
-export function storageProblem(error: unknown, dataDir: string | null = null): Problem | null {
+/**
+ * A change the user made (an edit, a note, a setting) that the disk had no room for: it is kept in the user's
+ * own file, which is what could not be written.
+ */
+export const USER_DISK_FULL = appProblem(
+  'internal',
+  507,
+  'The disk is full',
+  'Splitbook could not save this in your own data (splitbook-user.db in its data folder): there is no space left on its disk. Nothing was changed; free some space and try again.',
+);
+
+/**
+ * The problem for a storage failure, or null when the error is not one. `writing` says what a full disk
+ * refused: a sync's cache (the default) or the user's own change (a call of the window or the CLI).
+ */
+export function storageProblem(
+  error: unknown,
+  dataDir: string | null = null,
+  writing: 'cache' | 'user' = 'cache',
+): Problem | null {
   if (error instanceof ProblemError && storageFailure(error)) return error.problem;
   switch (storageFailure(error)) {
     case 'corrupt':
@@ -74,7 +102,7 @@ export function storageProblem(error: unknown, dataDir: string | null = null): P
     case 'read-only':
       return readOnlyProblem(dataDir);
     case 'full':
-      return DISK_FULL;
+      return writing === 'user' ? USER_DISK_FULL : DISK_FULL;
     case 'io':
       return DISK_IO;
     case 'busy':

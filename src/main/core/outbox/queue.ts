@@ -61,7 +61,7 @@ export function recordEdit(db: Db, edit: NewEdit, now: string): void {
       ...(held?.state === 'conflict' ? { state: 'conflict' as const } : {}),
     });
     rebaseRecord(db, storeId, kind, recordId, now);
-  })();
+  }).immediate();
 }
 
 /** Appends a create under its local id; its local copy (a tag, an audience) appears at once. */
@@ -86,7 +86,7 @@ export function recordCreate(
       now,
     });
     rebaseRecord(db, create.storeId, create.kind, create.localId, now);
-  })();
+  }).immediate();
 }
 
 /**
@@ -101,22 +101,24 @@ export function renameCreatedTag(
   name: string,
   now: string,
 ): boolean {
-  return db.transaction(() => {
-    const record = pendingRecord(db, storeId, 'tag', tagId);
-    if (record === null || !isUnsentCreate(record)) return false;
-    rewriteRecord(
-      db,
-      record,
-      { changes: { ...record.changes, name }, ...REQUEUED, attemptedAt: null },
-      now,
-    );
-    saveTag(db, storeId, { id: tagId, name });
-    // The tests whose edits carry the tag show its new name.
-    for (const edit of pendingRecords(db, storeId))
-      if (edit.kind === 'test' && localIdsNamed(edit.changes, new Set([tagId])).length > 0)
-        rebaseRecord(db, storeId, 'test', edit.recordId, now);
-    return true;
-  })();
+  return db
+    .transaction(() => {
+      const record = pendingRecord(db, storeId, 'tag', tagId);
+      if (record === null || !isUnsentCreate(record)) return false;
+      rewriteRecord(
+        db,
+        record,
+        { changes: { ...record.changes, name }, ...REQUEUED, attemptedAt: null },
+        now,
+      );
+      saveTag(db, storeId, { id: tagId, name });
+      // The tests whose edits carry the tag show its new name.
+      for (const edit of pendingRecords(db, storeId))
+        if (edit.kind === 'test' && localIdsNamed(edit.changes, new Set([tagId])).length > 0)
+          rebaseRecord(db, storeId, 'test', edit.recordId, now);
+      return true;
+    })
+    .immediate();
 }
 
 /** A failed record sent again as it is. */
@@ -132,7 +134,7 @@ export function discardRecord(db: Db, record: PendingRecord, now: string): void 
       deleteOutbox(db, record.seqs);
       rebaseRecord(db, record.storeId, record.kind, record.recordId, now);
     }
-  })();
+  }).immediate();
 }
 
 /** Drops one edit of a record (a create's row is the create: the whole record goes). */
@@ -144,7 +146,7 @@ export function undoRow(db: Db, row: OutboxRow, now: string): void {
       deleteOutbox(db, [row.seq]);
       rebaseRecord(db, row.storeId, row.kind, row.recordId, now);
     }
-  })();
+  }).immediate();
 }
 
 /** The user's pick for one field of a record held as a conflict (see resolvedConflict). */
@@ -164,5 +166,5 @@ export function resolveRecord(
       now,
     );
     rebaseRecord(db, record.storeId, record.kind, record.recordId, now);
-  })();
+  }).immediate();
 }

@@ -111,7 +111,7 @@ export function rebaseAll(db: Db, storeId: string | null, now: string): void {
       if (inCache(orphan.storeId))
         rebaseRecord(db, orphan.storeId, orphan.kind, orphan.recordId, now);
     }
-  })();
+  }).immediate();
 }
 
 /**

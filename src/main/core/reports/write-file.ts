@@ -1,26 +1,92 @@
-// Writes an export beside its final name and renames it at the end: a failed or cancelled export
-// never leaves half a file where the user expects a whole one, and never a stray temporary file.
+// Writes a report, an export or a backup where the user asked: a file is written beside its final name and
+// renamed at the end, so a failed or cancelled export never leaves half a file where the user expects a whole
+// one, nor a stray temporary file. A character device or a pipe (/dev/null, /dev/stdout, a FIFO, `>(gzip)`)
+// is written straight, never replaced by a file; a link is followed to its file; a folder, a disk device or
+// a socket is refused with words that say so.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createWriteStream, type Stats } from 'node:fs';
+import { lstat, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
+import { problem, ProblemError } from '#shared/problem';
+import { diskFullProblem, storageFailure } from '../db/storage-errors';
+
+/** Where to write: a file (new or replaced, atomically) or a device or pipe written as it is. */
+export type OutputTarget = { kind: 'file' | 'stream'; path: string };
 
 /**
- * Runs `produce` on a stream into a hidden temporary file in the target's folder, then renames it.
- * On any failure the stream is destroyed, the temporary file removed, and the first real cause
- * (a SQLite error, ENOSPC, a cancellation) re-thrown; a stream error is never left unhandled.
+ * What `path` names, followed through links. A regular file or a new name is a `file`; a character device
+ * or a FIFO is a `stream` when `streams` (a report or export can be streamed; a backup, an SQLite file, cannot).
+ * Anything else is refused, before anything is written.
+ */
+export async function outputTarget(
+  path: string,
+  { streams }: { streams: boolean },
+): Promise<OutputTarget> {
+  let link: Stats | null = null;
+  try {
+    link = await lstat(path);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  if (link === null) return { kind: 'file', path };
+  let real = path;
+  let info = link;
+  if (link.isSymbolicLink()) {
+    try {
+      real = await realpath(path);
+      info = await stat(real);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      throw refusal(
+        path,
+        'is a link to a file that does not exist (Splitbook writes through a link, never over it)',
+      );
+    }
+  }
+  if (info.isFile()) return { kind: 'file', path: real };
+  if (info.isDirectory()) throw refusal(path, 'is a folder: name a file in it');
+  if (info.isCharacterDevice() || info.isFIFO()) {
+    if (streams) return { kind: 'stream', path: real };
+    throw refusal(
+      path,
+      `is ${info.isFIFO() ? 'a pipe' : 'a device'}: a backup is a database file and needs a regular file`,
+    );
+  }
+  if (info.isBlockDevice())
+    throw refusal(path, 'is a disk device: Splitbook writes to files, never over a device');
+  throw refusal(path, 'is a socket or another special file, not a file Splitbook can write');
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}
+
+function refusal(path: string, why: string) {
+  return problem('validation', 400, 'Cannot write there', `${path} ${why}.`);
+}
+
+/**
+ * Runs `produce` on a stream to `outFile` (see outputTarget): for a file, a hidden temporary file in its
+ * folder, renamed at the end; for a device or pipe, the target itself. On any failure the stream is
+ * destroyed, the temporary file removed, and the first real cause (a SQLite error, ENOSPC, a
+ * cancellation) re-thrown; a stream error is never left unhandled.
  */
 export async function writeFileAtomically<T>(
   outFile: string,
   produce: (out: Writable) => Promise<T>,
 ): Promise<T> {
-  const temp = join(
-    dirname(outFile),
-    `.${basename(outFile)}.${randomBytes(6).toString('hex')}.partial`,
-  );
-  const out = createWriteStream(temp, { flags: 'wx' });
+  const target = await outputTarget(outFile, { streams: true });
+  const temp =
+    target.kind === 'file'
+      ? join(
+          dirname(target.path),
+          `.${basename(target.path)}.${randomBytes(6).toString('hex')}.partial`,
+        )
+      : null;
+  // A device or a pipe is opened as it is ('w' truncates neither); a temporary file must be new.
+  const out = createWriteStream(temp ?? target.path, { flags: temp ? 'wx' : 'w' });
   let streamError: unknown = null;
   out.on('error', (error) => (streamError ??= error));
   try {
@@ -32,15 +98,25 @@ export async function writeFileAtomically<T>(
     if (!out.writableEnded) out.end();
     await finished(out);
     if (streamError) throw streamError;
-    await rename(temp, outFile);
+    if (temp) await rename(temp, target.path);
     return result;
   } catch (error) {
     out.destroy();
     await finished(out).catch(() => undefined);
-    await rm(temp, { force: true });
-    throw streamError && !(error instanceof Error && error.name === 'ProblemError')
-      ? streamError
-      : error;
+    if (temp) await rm(temp, { force: true });
+    const cause =
+      streamError && !(error instanceof Error && error.name === 'ProblemError')
+        ? streamError
+        : error;
+    // ENOSPC, raw, says nothing a user can act on; the cache's own "disk is full" names the wrong file.
+    if (storageFailure(cause) === 'full')
+      throw new ProblemError(
+        diskFullProblem(
+          target.path,
+          temp ? 'Nothing was left behind.' : 'It got part of the output.',
+        ),
+      );
+    throw cause;
   }
 }
 

@@ -35,41 +35,43 @@ export type SnapshotOutcome = { written: number; thinned: number };
  */
 export function recordSnapshots(db: Db, storeId: string, at: string): SnapshotOutcome {
   if (!hasUserData(db)) return { written: 0, thinned: 0 };
-  return db.transaction(() => {
-    const baseline = !hasTrackedState(db, storeId);
-    let written = 0;
-    for (const row of trackedTests(db, storeId)) {
-      const before = row.state === null ? null : parseTracked(row.state);
-      const after = trackedFrom(row, before);
-      const changes = before
-        ? diffTracked(before, after)
-        : baseline
-          ? {}
-          : { added: [null, after.state.status] as [null, string] };
-      if (before && Object.keys(changes).length === 0) {
-        if (row.resultsFetchedAt !== row.stateResultsFetchedAt) {
-          touchTrackedState(db, storeId, row.id, row.resultsFetchedAt);
+  return db
+    .transaction(() => {
+      const baseline = !hasTrackedState(db, storeId);
+      let written = 0;
+      for (const row of trackedTests(db, storeId)) {
+        const before = row.state === null ? null : parseTracked(row.state);
+        const after = trackedFrom(row, before);
+        const changes = before
+          ? diffTracked(before, after)
+          : baseline
+            ? {}
+            : { added: [null, after.state.status] as [null, string] };
+        if (before && Object.keys(changes).length === 0) {
+          if (row.resultsFetchedAt !== row.stateResultsFetchedAt) {
+            touchTrackedState(db, storeId, row.id, row.resultsFetchedAt);
+          }
+          continue;
         }
-        continue;
+        const isBaseline = before === null && baseline;
+        writeSnapshot(db, {
+          storeId,
+          testId: row.id,
+          at,
+          baseline: isBaseline,
+          // A baseline is never drift: thinning must not take a test's starting point.
+          drift: !isBaseline && Object.keys(changes).every((field) => isDrift(field)),
+          probabilityToWin: after.state.probabilityToWin,
+          state: JSON.stringify(after.state),
+          changes: JSON.stringify(changes),
+          resultsFetchedAt: row.resultsFetchedAt,
+          tracked: JSON.stringify(after),
+        });
+        written += 1;
       }
-      const isBaseline = before === null && baseline;
-      writeSnapshot(db, {
-        storeId,
-        testId: row.id,
-        at,
-        baseline: isBaseline,
-        // A baseline is never drift: thinning must not take a test's starting point.
-        drift: !isBaseline && Object.keys(changes).every((field) => isDrift(field)),
-        probabilityToWin: after.state.probabilityToWin,
-        state: JSON.stringify(after.state),
-        changes: JSON.stringify(changes),
-        resultsFetchedAt: row.resultsFetchedAt,
-        tracked: JSON.stringify(after),
-      });
-      written += 1;
-    }
-    return { written, thinned: compact(db, storeId, at) };
-  })();
+      return { written, thinned: compact(db, storeId, at) };
+    })
+    .immediate();
 }
 
 function compact(db: Db, storeId: string, at: string): number {

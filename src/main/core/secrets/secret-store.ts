@@ -101,7 +101,18 @@ export function createKeychainSecretStore(
   }
 
   return {
-    get: (account) => withKeytar((k) => k.getPassword(service, account)),
+    get: (account) =>
+      withKeytar(async (k) => {
+        const secret = await k.getPassword(service, account);
+        if (secret !== null) return secret;
+        // libsecret answers a lookup in a locked collection as "no such item" (GNOME Keyring with no
+        // prompt at hand). A locked collection refuses a write, so one tells a locked keychain from a
+        // missing key: the first throws (keychainProblem says "The keychain is locked"), the second is null.
+        const probe = `lock-probe-${process.pid}-${Date.now()}`;
+        await k.setPassword(service, probe, 'probe');
+        await k.deletePassword(service, probe);
+        return null;
+      }),
     set: (account, secret) => withKeytar((k) => k.setPassword(service, account, secret)),
     delete: (account) => withKeytar((k) => k.deletePassword(service, account)),
     async selfTest() {

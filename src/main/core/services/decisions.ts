@@ -211,7 +211,7 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
             at,
             basis,
           );
-      })();
+      }).immediate();
       emit({ name: 'decisions.changed', payload: { storeId } });
       return decision;
     },

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreEvent, PendingEdit, Services } from '#shared/contract/index';
 import { checkTestChange, lockedFields, testFieldValue } from '#shared/domain/mutability';
 import { isTestEditField, nameOfId, TEST_FIELDS } from '#shared/domain/test-fields';
+import { RecordName } from '#shared/domain/input-rules';
 import type { UpdateTestField } from '#shared/api/index';
 import { problem } from '#shared/problem';
 import type { Db } from '../db/types';
@@ -29,7 +30,9 @@ import {
   undoRow,
   type OutboxKind,
   type PendingRecord,
+  type PushSummary,
 } from '../outbox';
+import { clearUnreachable } from '../db/cache/stores';
 import type { StoreRegistry } from '../stores/registry';
 import type { SyncEngine } from '../sync/run';
 
@@ -51,7 +54,15 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
   function afterEdit(storeId: string): void {
     changed(storeId);
     // Sent at once when the store can be reached; otherwise it stays queued and says so.
-    if (deps.pushOnEdit ?? true) void deps.engine.push(storeId).catch(() => undefined);
+    if (deps.pushOnEdit ?? true) void pushNow(storeId).catch(() => undefined);
+  }
+
+  /** Sends the store's outbox; a store that answered no longer reads "can't be reached". */
+  async function pushNow(storeId: string): Promise<PushSummary | null> {
+    const summary = await deps.engine.push(storeId);
+    if (summary?.reached && clearUnreachable(db, storeId))
+      deps.emit({ name: 'stores.changed', payload: {} });
+    return summary;
   }
 
   function refuseReadOnly(storeId: string): void {
@@ -257,7 +268,8 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       return result;
     },
 
-    async createTag({ storeId, name }) {
+    async createTag({ storeId, name: given }) {
+      const name = checkedName(given);
       deps.stores.row(storeId);
       refuseReadOnly(storeId);
       const taken = tagsNamed(db, storeId, name)[0];
@@ -275,7 +287,8 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       return { id, name };
     },
 
-    async renameTag({ storeId, tagId, name }) {
+    async renameTag({ storeId, tagId, name: given }) {
+      const name = checkedName(given);
       deps.stores.row(storeId);
       const record = mustFind(storeId, 'tag', tagId);
       if (!isUnsentCreate(record))
@@ -379,7 +392,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
 
     async push({ storeId }) {
       const ids = storeId === null ? deps.stores.rows().map((r) => r.id) : [storeId];
-      const results = await Promise.all(ids.map((id) => deps.engine.push(id)));
+      const results = await Promise.all(ids.map((id) => pushNow(id)));
       return ids.map((id, i) => {
         const r = results[i];
         return {
@@ -393,4 +406,20 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       });
     },
   };
+}
+
+/**
+ * A tag's name as the contract's schema takes it (trimmed, not empty, not too long): the CLI calls the
+ * services without the bridge's parse, and must be refused in the same words.
+ */
+function checkedName(name: string): string {
+  const parsed = RecordName.safeParse(name);
+  if (!parsed.success)
+    throw problem(
+      'validation',
+      400,
+      'The name is not valid',
+      parsed.error.issues.map((issue) => issue.message).join('; '),
+    );
+  return parsed.data;
 }

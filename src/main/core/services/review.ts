@@ -17,7 +17,7 @@ export function createReviewService(db: Db, clock: () => number): Services['revi
       const storeIds = storeId === null ? listStoreRows(db).map((s) => s.id) : [storeId];
       db.transaction(() => {
         for (const id of storeIds) markReviewed(db, id, reviewedAt);
-      })();
+      }).immediate();
       return { reviewedAt, storeIds };
     },
     history: async ({ storeId, testId }) => testHistory(db, storeId, testId),

@@ -134,7 +134,7 @@ export function createStoresService(deps: StoresServiceDeps): Services['stores']
             createdAt: iso(),
           });
           clearKeyJournal(db, id);
-        })();
+        }).immediate();
       } catch (error) {
         await deps.keys.forget(id, keyStorage === 'keychain').then(
           () => {

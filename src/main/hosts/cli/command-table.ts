@@ -1,6 +1,7 @@
 // Every CLI command once: its usage line, its help, the check of its arguments (a wrong command line
 // exits 2) and what it runs. USAGE, the argument check and the dispatch in run.ts all read this table.
 import { ExportFormat, REPORT_NAMES, ReportName, TestFilter } from '#shared/contract/index';
+import { dayRefusal, parseDay } from '#shared/domain/input-rules';
 import type { Core } from '#core/index';
 import { addDemo, addStore, exportReport, listStores, pending, sync, type Io } from './commands';
 import { backup, restore } from './data-commands';
@@ -83,10 +84,6 @@ export type Command = {
 
 const storeOrAll = (values: Values) =>
   values.store && values.all ? 'Use --store ID or --all, not both.' : null;
-
-function isDate(value: string | undefined): boolean {
-  return value === undefined || !Number.isNaN(Date.parse(value));
-}
 
 function checkExport(extra: readonly string[], values: Values): string | null {
   const [report, ...rest] = extra;
@@ -214,7 +211,9 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'changes [--store ID] [--since DATE]',
     help: 'what changed since the last review (or DATE), per store',
     check: (_extra, values) =>
-      isDate(values.since) ? null : `--since needs a date (YYYY-MM-DD), not ${values.since}.`,
+      values.since === undefined || parseDay(values.since) !== null
+        ? null
+        : dayRefusal('--since', values.since),
     run: ({ core, io, storeId, values }) => printChanges(core, io, storeId, values.since ?? null),
   },
   review: {

@@ -8,6 +8,7 @@ import {
   type FieldInput,
   type TestEditField,
 } from '#shared/domain/test-fields';
+import { parseDateTime } from '#shared/domain/input-rules';
 import { problem } from '#shared/problem';
 import { summarizeIssues } from '#shared/validation';
 import type { Core } from '#core/index';
@@ -48,16 +49,19 @@ function parseValue(field: TestEditField, text: string): { value: unknown } | { 
     case 'integer':
       return /^[+-]?\d+$/.test(text.trim())
         ? { value: Number(text) }
-        : { error: `${field} takes a whole number (or null), not "${text}".` };
+        : { error: `${field} takes a whole number (or null), not "${clip(text)}".` };
     case 'boolean':
       return text === 'true' || text === 'false'
         ? { value: text === 'true' }
-        : { error: `${field} takes true, false or null, not "${text}".` };
+        : { error: `${field} takes true, false or null, not "${clip(text)}".` };
     case 'time': {
-      const at = Date.parse(text);
-      return Number.isNaN(at)
-        ? { error: `${field} takes a date and time (2026-03-01T09:00:00Z) or null, not "${text}".` }
-        : { value: new Date(at).toISOString() };
+      // The API's own rule: ISO 8601 with its offset, on a day that exists (2026-02-30 is no day).
+      const at = parseDateTime(text);
+      return at === null
+        ? {
+            error: `${field} takes a date and time with its offset on a day that exists (2026-03-01T09:00:00Z) or null, not "${clip(text)}".`,
+          }
+        : { value: at };
     }
     case 'ids':
       return {
@@ -85,10 +89,16 @@ export function parseSets(
     if ('error' in parsed) return parsed;
     changes[field] = parsed.value;
   }
-  // The bridge's own schema of an edit: the CLI accepts exactly what the window may send.
+  // The bridge's own schema of an edit: the CLI accepts exactly what the window may send. What the core
+  // then checks of every edit (a length, a bound, a required field) it refuses in the window's words.
   const checked = TestChanges.safeParse(changes);
   if (!checked.success) return { error: `Invalid value: ${summarizeIssues(checked.error.issues)}` };
   return { changes: checked.data };
+}
+
+/** A value quoted back in a refusal, cut short: a 120 KB title is not echoed whole. */
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /** A wrong `edit` command line, in words, or null. */
@@ -140,7 +150,7 @@ export async function editTest(
             'validation',
             400,
             'Tag not on the test',
-            `The test has no tag named '${name}' (its tags: ${test.tags.map((t) => t.name).join(', ') || 'none'}).`,
+            `The test has no tag named '${clip(name)}' (its tags: ${test.tags.map((t) => t.name).join(', ') || 'none'}).`,
           );
         ids = ids.filter((id) => !on.some((tag) => tag.id === id));
       }

@@ -3,18 +3,10 @@
 // yearly value and the user's takeaways. `--json` prints the Learnings object itself.
 import type { ImpactRow, Learnings, LearningsFigures } from '#shared/contract/index';
 import type { Core } from '#core/index';
+import { dayRefusal, parseDay } from '#shared/domain/input-rules';
 import type { Io } from './commands';
 
 export type ProgrammeArgs = { since?: string; until?: string };
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** A real calendar day: 2026-02-30 is refused, not read as 2 March. */
-const isDate = (value: string) => {
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return (
-    DATE.test(value) && Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === value
-  );
-};
 
 /** The usage errors of `programme` (exit 2), or null. */
 export function checkProgrammeArgs(
@@ -23,8 +15,7 @@ export function checkProgrammeArgs(
   if (values.store !== undefined && values.all) return 'Use --store ID or --all, not both.';
   for (const flag of ['since', 'until'] as const) {
     const value = values[flag];
-    if (value !== undefined && !isDate(value))
-      return `--${flag} needs a date (YYYY-MM-DD), not ${value}.`;
+    if (value !== undefined && parseDay(value) === null) return dayRefusal(`--${flag}`, value);
   }
   if (values.since && values.until && values.since > values.until)
     return '--since is after --until.';

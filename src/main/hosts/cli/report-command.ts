@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Core } from '#core/index';
+import { dayRefusal, parseDay } from '#shared/domain/input-rules';
 import type { Io } from './commands';
 
 export type ReportArgs = {
@@ -17,10 +18,6 @@ export type ReportArgs = {
   detail?: boolean;
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (value: string) =>
-  DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
-
 /** The usage errors of `report` (exit 2), or null. */
 export function checkReportArgs(values: ReportArgs): string | null {
   if (values.store === undefined && !values.all) return 'report needs --store ID|NAME (or --all).';
@@ -29,8 +26,7 @@ export function checkReportArgs(values: ReportArgs): string | null {
     return "--test needs the test's --store.";
   for (const flag of ['since', 'until'] as const) {
     const value = values[flag];
-    if (value !== undefined && !isDate(value))
-      return `--${flag} needs a date (YYYY-MM-DD), not ${value}.`;
+    if (value !== undefined && parseDay(value) === null) return dayRefusal(`--${flag}`, value);
   }
   if (values.since && values.until && values.since > values.until)
     return '--since is after --until.';

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { ProblemError } from '#shared/problem';
-import type { Core } from '#core/index';
+import { storageProblem, type Core } from '#core/index';
 import { summarizeIssues } from '#shared/validation';
 import type { Io } from './commands';
 import { COMMANDS, OPTIONS, usageError, usageText } from './command-table';
@@ -69,6 +69,9 @@ export async function runCli(
 /** A problem by its title and detail, invalid input by its fields; anything else by its message only. */
 function describeFailure(error: unknown): string {
   if (error instanceof ProblemError) return `${error.problem.title}: ${error.problem.detail}`;
+  // A busy, full, read-only or damaged file in the same words as the window's (core/db/storage-errors.ts).
+  const storage = storageProblem(error, null, 'user');
+  if (storage) return `${storage.title}: ${storage.detail}`;
   if (error instanceof ZodError) return `Invalid input: ${summarizeIssues(error.issues)}`;
   return `Failed: ${error instanceof Error ? error.message : String(error)}`;
 }

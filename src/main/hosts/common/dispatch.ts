@@ -41,7 +41,7 @@ const CONTRACT: Serving = {
   failed(error, channel) {
     if (error instanceof ProblemError) return error.problem;
     // A full, read-only or damaged disk is named the same way everywhere (core/db/storage-errors.ts).
-    const storage = storageProblem(error);
+    const storage = storageProblem(error, null, 'user');
     if (storage) return storage;
     // The stack goes to the log only; the caller gets a fixed text, so nothing sensitive can cross.
     console.error(`[splitbook] ${channel} failed unexpectedly:`, error);

@@ -29,5 +29,5 @@ export function replaceCustomAudiences(
       );
       clearSetAside(db, storeId, 'audience', audience.id);
     }
-  })();
+  }).immediate();
 }

@@ -40,5 +40,5 @@ export function replaceCampaigns(
       );
       clearSetAside(db, storeId, 'campaign', campaign.id);
     }
-  })();
+  }).immediate();
 }

@@ -210,7 +210,7 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
   db.transaction(() => {
     const context = resultsContext(db, storeId, testId, write.fetchedAt);
     writePrepared(db, write, prepareResults(write.results, context));
-  })();
+  }).immediate();
 }
 
 /** How a prepared write is placed: the results' identity and basis, without the record (it is in `ready`). */
@@ -234,7 +234,7 @@ export function writePreparedResults(db: Db, write: PreparedWrite, ready: Prepar
       ? ready
       : prepared(TestResults.parse(JSON.parse(unpackJson(ready.packed))), ready.packed, now);
     writePrepared(db, write, current);
-  })();
+  }).immediate();
 }
 
 function writePrepared(db: Db, write: PreparedWrite, ready: PreparedResults): void {
@@ -308,10 +308,13 @@ export function resultsCandidates(db: Db, storeId: string): ResultsCandidate[] {
   return statement<ResultsCandidate>(db, RESULTS_CANDIDATES).all(storeId);
 }
 
+// CROSS JOIN keeps the listed ids outside: without statistics the planner walked the store's whole
+// tests_by_removed index (or the results' primary key) and json_each inside it, so each part of a listing
+// read every cached row of its store, and a listing of 200,000 tests slowed page after page.
 const RESULTS_CANDIDATES_OF = `
   SELECT ${CANDIDATE_COLUMNS}
   FROM json_each(?) ids
-  JOIN tests t ON t.store_id = ? AND t.id = ids.value
+  CROSS JOIN tests t ON t.store_id = ? AND t.id = ids.value
   LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
   WHERE t.removed = 0
   ORDER BY ids.key`;
@@ -339,7 +342,13 @@ const CACHED_RESULTS_OF = `
   SELECT ids.value AS id, r.fetched_at AS fetchedAt, r.test_updated_at AS fetchedForUpdatedAt,
          r.test_status AS fetchedForStatus
   FROM json_each(?) ids
-  JOIN results r ON r.store_id = ? AND r.test_id = ids.value`;
+  CROSS JOIN results r ON r.store_id = ? AND r.test_id = ids.value`;
+
+/** The two look-ups a sync makes for each part of a listing, by name (their plans are tested). */
+export const LISTING_LOOKUPS = {
+  resultsCandidatesOf: RESULTS_CANDIDATES_OF,
+  cachedResultsOf: CACHED_RESULTS_OF,
+};
 
 /**
  * The cached results' basis of the given tests, by id: of tests listed but not yet written, whose
@@ -386,23 +395,25 @@ export function backfillAlerts(db: Db, limit = ALERTS_BACKFILL_LIMIT): number {
     resultsPacked: Uint8Array;
     fetchedAt: string;
   };
-  return db.transaction(() => {
-    const rows = statement<Row>(db, ROWS_WITHOUT_ALERTS).all(limit);
-    for (const row of rows) {
-      let stored: StoredAlerts | null = null;
-      try {
-        const results = TestResults.safeParse(JSON.parse(unpackJson(row.resultsPacked)));
-        if (results.success) stored = alertsOf(row.testJson, results.data, row.fetchedAt);
-      } catch {
-        stored = null;
+  return db
+    .transaction(() => {
+      const rows = statement<Row>(db, ROWS_WITHOUT_ALERTS).all(limit);
+      for (const row of rows) {
+        let stored: StoredAlerts | null = null;
+        try {
+          const results = TestResults.safeParse(JSON.parse(unpackJson(row.resultsPacked)));
+          if (results.success) stored = alertsOf(row.testJson, results.data, row.fetchedAt);
+        } catch {
+          stored = null;
+        }
+        statement(db, SET_ALERTS).run(
+          stored?.alerts ?? '[]',
+          stored?.count ?? 0,
+          row.storeId,
+          row.testId,
+        );
       }
-      statement(db, SET_ALERTS).run(
-        stored?.alerts ?? '[]',
-        stored?.count ?? 0,
-        row.storeId,
-        row.testId,
-      );
-    }
-    return rows.length;
-  })();
+      return rows.length;
+    })
+    .immediate();
 }

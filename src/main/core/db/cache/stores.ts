@@ -76,7 +76,7 @@ export function insertStore(db: Db, store: NewStore): StoreRow {
     if (!row) throw new Error(`Store ${store.id} vanished right after it was inserted`);
     if (hasStoreList(db)) saveListedStore(db, row);
     return row;
-  })();
+  }).immediate();
 }
 
 /** Changes the given fields (in the user's list too); returns the updated store, or null when there is none. */
@@ -91,7 +91,7 @@ export function updateStore(db: Db, id: string, patch: StorePatch): StoreRow | n
     });
     if (hasStoreList(db)) updateListedStore(db, id, patch);
     return getStoreRow(db, id);
-  })();
+  }).immediate();
 }
 
 /** Deletes a store from the user's list and, by cascade, everything cached for it (search index included). */
@@ -99,7 +99,7 @@ export function deleteStore(db: Db, id: string): boolean {
   return db.transaction(() => {
     if (hasStoreList(db)) deleteListedStore(db, id);
     return statement(db, DELETE_STORE).run(id).changes > 0;
-  })();
+  }).immediate();
 }
 
 /**
@@ -113,7 +113,7 @@ export function copyStoreList(db: Db): void {
   db.transaction(() => {
     statement(db, DELETE_UNLISTED).run();
     statement(db, COPY_LISTED).run();
-  })();
+  }).immediate();
 }
 
 /**
@@ -135,7 +135,7 @@ export function resetStoreCache(db: Db, id: string): void {
       createdAt: row.created_at,
       position: row.position,
     });
-  })();
+  }).immediate();
 }
 
 /** The first other store (in the list's order) with any of these tests cached: whose tests a key lists. */
@@ -181,6 +181,20 @@ export function recordSyncOutcome(db: Db, storeId: string, record: SyncOutcomeRe
     record.finishedAt,
     record.lastSyncedAt,
     storeId,
+  );
+}
+
+/**
+ * The store answered (an edit sent outside a run): a last run that could not reach it no longer says
+ * what is true, so its outcome is cleared until the next run records one. True when it was cleared.
+ */
+export function clearUnreachable(db: Db, storeId: string): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE stores SET last_outcome = NULL, last_problem_json = NULL
+       WHERE id = ? AND last_outcome = 'offline'`,
+    ).run(storeId).changes > 0
   );
 }
 

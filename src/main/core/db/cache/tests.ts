@@ -46,7 +46,7 @@ export function upsertTests(db: Db, page: TestPageWrite): UnstorableTest[] {
       }
       clearSetAside(db, storeId, 'test', test.id);
     }
-  })();
+  }).immediate();
   return unstorable;
 }
 
@@ -170,7 +170,7 @@ export function markSeenInRun(
   db.transaction(() => {
     statement(db, MARK_TESTS_SEEN).run(seen.runId, seen.storeId, ids);
     statement(db, MARK_SET_ASIDE_TESTS_SEEN).run(seen.runId, seen.storeId, ids);
-  })();
+  }).immediate();
 }
 
 const MARK_TESTS_SEEN = `
@@ -204,11 +204,18 @@ const COUNT_SEEN_IN_RUN = `
  * nothing tells which run saw it. Returns how many tests were newly marked removed.
  */
 export function markMissingRemoved(db: Db, storeId: string, runId: string): number {
-  return db.transaction(() => {
-    const marked = statement(db, MARK_MISSING_REMOVED).run(storeId, runId, storeId, runId).changes;
-    statement(db, FORGET_STALE_SET_ASIDE_TESTS).run(storeId, runId);
-    return marked;
-  })();
+  return db
+    .transaction(() => {
+      const marked = statement(db, MARK_MISSING_REMOVED).run(
+        storeId,
+        runId,
+        storeId,
+        runId,
+      ).changes;
+      statement(db, FORGET_STALE_SET_ASIDE_TESTS).run(storeId, runId);
+      return marked;
+    })
+    .immediate();
 }
 
 const MARK_MISSING_REMOVED = `

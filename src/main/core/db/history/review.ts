@@ -409,7 +409,7 @@ export function markReviewed(db: Db, storeId: string, at: string): void {
     ).run(storeId, at);
     refreshReviewEnds(db, storeId);
     refreshNetMarks(db, storeId);
-  })();
+  }).immediate();
 }
 
 export function markCompacted(db: Db, storeId: string, until: string): void {

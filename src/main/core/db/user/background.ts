@@ -126,7 +126,7 @@ export function recordDecisionNews(
     for (const change of changes.news)
       upsert.run(storeId, change.testId, change.call, change.previous, at);
     for (const testId of changes.settled) drop.run(storeId, testId);
-  })();
+  }).immediate();
 }
 
 /** The news of every store (storeId null) or one; tests no longer cached or removed are not counted. */

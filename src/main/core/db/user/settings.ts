@@ -55,5 +55,5 @@ export function writeSettings(db: Db, patch: SettingsPatch, at: string): void {
     for (const [key, value] of Object.entries(patch)) {
       if (value !== undefined) writeSettingRow(db, key, value, at);
     }
-  })();
+  }).immediate();
 }

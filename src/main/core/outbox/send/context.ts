@@ -43,7 +43,7 @@ export function createSendContext(push: PushContext, counted: () => void): SendC
     ...push,
     counted,
     tx(fn) {
-      push.db.transaction(fn)();
+      push.db.transaction(fn).immediate();
       push.changed();
     },
     async activeCampaigns() {

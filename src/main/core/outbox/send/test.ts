@@ -1,6 +1,7 @@
 // Sends a test's edit. The test is read again first: if its updatedAt moved, each field is compared
 // (base, mine, theirs); a field now locked by a launch fails it before anything is sent; an edit naming
-// a tag or audience not created yet waits for it.
+// a tag or audience not created yet waits for it. An answer that does not say whether the PATCH was
+// applied is settled by reading the test back.
 import type { Test, UpdateTestBody } from '#shared/api/index';
 import { lockedFields, testFieldValue } from '#shared/domain/mutability';
 import { appProblem } from '#shared/problem';
@@ -12,6 +13,7 @@ import {
   confirmEdit,
   failRecord,
   holdConflict,
+  mayHaveBeenApplied,
   problemOf,
   setRecord,
   statusOf,
@@ -82,9 +84,41 @@ export async function sendTest(ctx: SendContext, record: PendingRecord): Promise
     // knows these values in the store may be its own and sends a later edit over them.
     setRecord(ctx, record, { attemptedAt: record.attemptedAt ?? ctx.now() });
     ctx.counted();
-    await ctx.client.updateTest(record.recordId, body as UpdateTestBody, { signal: ctx.signal });
+    try {
+      await ctx.client.updateTest(record.recordId, body as UpdateTestBody, { signal: ctx.signal });
+    } catch (error) {
+      // No answer that says whether it was applied (a 5xx, a dropped connection, a timeout): the
+      // store itself says, read back. One that applied it and failed after is caught up now, and
+      // the push goes on; only a store that really has not taken it keeps the edit waiting.
+      const applied = mayHaveBeenApplied(error) ? await readBack(ctx, record, body) : null;
+      if (applied === null) throw error;
+      theirs = applied;
+    }
   }
+  const server = theirs;
   return confirmEdit(ctx, record, () =>
-    writeLocalTest(db, storeId, applyTestChanges(db, storeId, theirs, body)),
+    writeLocalTest(db, storeId, applyTestChanges(db, storeId, server, body)),
   );
+}
+
+/** The test as the store holds it when it holds every field of `body` as sent, else null (unread too). */
+async function readBack(
+  ctx: SendContext,
+  record: PendingRecord,
+  body: Record<string, unknown>,
+): Promise<Test | null> {
+  ctx.counted();
+  let again: Test;
+  try {
+    again = await ctx.client.getTest(record.recordId, { signal: ctx.signal });
+  } catch {
+    // The first failure is the one the user reads.
+    return null;
+  }
+  const left = mergeWithTheirs(
+    { changes: body, base: {} },
+    (field) => testFieldValue(again, field as keyof UpdateTestBody),
+    true,
+  ).body;
+  return Object.keys(left).length === 0 ? again : null;
 }

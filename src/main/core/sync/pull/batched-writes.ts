@@ -46,7 +46,7 @@ function createWriteQueue(db: Db): WriteQueue {
       db.transaction(() => {
         for (const item of batch) {
           try {
-            db.transaction(() => item.write())();
+            db.transaction(() => item.write()).immediate();
           } catch (error) {
             // SQLite rolls the whole transaction back on some errors (a full disk, an I/O error):
             // then nothing of the batch stands, and every write fails with that cause.
@@ -54,7 +54,7 @@ function createWriteQueue(db: Db): WriteQueue {
             failures.set(item, error);
           }
         }
-      })();
+      }).immediate();
     } catch (error) {
       for (const item of batch) item.failed(error);
       return;

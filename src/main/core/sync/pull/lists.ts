@@ -60,7 +60,7 @@ async function pullList<T>(
       });
     }
     markResourceSynced(db, storeId, phase, syncedAt);
-  })();
+  }).immediate();
   counters.setAside += result.rejected.length;
   progress.report(phase, result.items.length, result.items.length);
 }

@@ -106,7 +106,7 @@ export async function pullTests(
         stored = part.filter((test) => !unstorableIds.has(test.id));
         rebasePulledTests(db, storeId, stored, syncedAt);
         if (last) setAsideNow = endPage(unstorable);
-      })();
+      }).immediate();
       listener?.written(
         stored.map((test) => test.id),
         part.map((test) => test.id),
