@@ -23,7 +23,7 @@ export type SqlValue = string | number | bigint | Uint8Array | null;
 export type SqlParams = { readonly [name: string]: SqlValue };
 
 /** A statement without parameters. */
-export type NoParams = Record<string, never>;
+export type NoParams = Record<never, never>;
 
 /** The arguments after the connection: none for a statement without parameters, else its object. */
 type Args<P extends SqlParams> = [keyof P] extends [never] ? [] : [params: P];
