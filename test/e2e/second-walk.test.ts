@@ -28,6 +28,7 @@ const CHIP_WORDS: Record<string, string> = {
   keep_running: 'Keep running',
   cannot_conclude: "Can't conclude",
   check_data: 'Check data',
+  paused: 'Paused',
 };
 const LONG_TITLE =
   `Sticky add-to-cart bar ${'with a very long title the API sent '.repeat(170)}`.trim();

@@ -88,7 +88,7 @@ describe('portfolio report', () => {
       expect(row['store']).toBe(f.storeName);
       expect(numberCell(row['tests'])).toBe(f.tests);
       expect(numberCell(row['running'])).toBe(f.running);
-      expect(numberCell(row['ended_90d'])).toBe(f.ended.total);
+      expect(numberCell(row['counted_90d'])).toBe(f.ended.total);
       expect(numberCell(row['won'])).toBe(f.ended.won);
       expect(numberCell(row['lost'])).toBe(f.ended.lost);
       expect(numberCell(row['inconclusive'])).toBe(f.ended.inconclusive);
