@@ -18,8 +18,8 @@ export default defineConfig({
     build: {
       // Bundled, not loaded from node_modules: the six numerics packages are 575 small CommonJS files
       // and zod some dozens, about 0.3 s to resolve and load at each start of the main process and of
-      // each worker (the sync thread, its decoder). Native modules (better-sqlite3, keytar) and the
-      // large, lazily loaded ones (exceljs) stay external.
+      // each worker (the sync thread, its decoder). Native modules (better-sqlite3, keytar)
+      // stay external.
       externalizeDeps: { exclude: [...STDLIB, 'zod'] },
       // Read from the disk at start, not downloaded: a chunk of about 1 MB is no concern here.
       chunkSizeWarningLimit: 2048,

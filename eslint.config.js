@@ -50,9 +50,9 @@ const LAYERS = {
       ...SHARED,
       'simulator',
       'node-builtin',
-      ...pkg('better-sqlite3', 'keytar', 'zod', 'exceljs', 'd3-scale', 'd3-shape'),
+      ...pkg('better-sqlite3', 'keytar', 'zod', 'd3-scale', 'd3-shape'),
     ],
-    why: "The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod, exceljs (the .xlsx writer) and d3-scale / d3-shape (the client report's SVG charts)",
+    why: "The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod and d3-scale / d3-shape (the client report's SVG charts)",
   },
   'hosts/common': {
     may: ['hosts/common', 'core', ...SHARED, 'node-builtin', ...pkg('zod')],
