@@ -9,12 +9,12 @@ import type { Db } from '#core/db/types';
 import { readDecision } from '#core/db/cache/decisions';
 import { createDecisionRefresh } from '#core/decisions/refresh';
 import { inPlaceCallMaker } from '#core/decisions/call-threads';
+import { readGlobalDecisionSettings } from '#core/decisions/basis';
 import {
-  readGlobalDecisionSettings,
   writeGlobalDecisionSettings,
   writeStoreOverrides,
   writeTestPlan,
-} from '#core/db/cache/decisions';
+} from '#core/db/user/decisions';
 import { cacheSimulatedStores } from '../test/support/simulated-cache';
 import { withTempDir } from './support';
 
@@ -30,7 +30,12 @@ function callsText(db: Db): string {
 }
 
 async function refresh(db: Db, at: string): Promise<void> {
-  const r = createDecisionRefresh({ db, clock: () => Date.parse(at), maker: inPlaceCallMaker(), emit: () => {} });
+  const r = createDecisionRefresh({
+    db,
+    clock: () => Date.parse(at),
+    maker: inPlaceCallMaker(),
+    emit: () => {},
+  });
   await r.request(null, false);
 }
 
@@ -59,8 +64,19 @@ await withTempDir(async (dir) => {
   writeStoreOverrides(db, first, { plannedDays: 21 }, at);
   await refresh(db, at);
   stage('store override');
-  const testId = (db.prepare(`SELECT t.id FROM tests t JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id WHERE t.store_id = ? AND t.decision IS NOT NULL ORDER BY t.seq LIMIT 1`).get(second) as { id: string }).id;
-  writeTestPlan(db, second, testId, { plannedDays: 10, setAt: at, dataThrough: null, previousDays: null });
+  const testId = (
+    db
+      .prepare(
+        `SELECT t.id FROM tests t JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id WHERE t.store_id = ? AND t.decision IS NOT NULL ORDER BY t.seq LIMIT 1`,
+      )
+      .get(second) as { id: string }
+  ).id;
+  writeTestPlan(db, second, testId, {
+    plannedDays: 10,
+    setAt: at,
+    dataThrough: null,
+    previousDays: null,
+  });
   await refresh(db, at);
   stage('test plan');
   console.log(`calls hash: ${hash.digest('hex')}`);

@@ -5,13 +5,13 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
-import { writeGlobalDecisionSettings } from '#core/db/cache/decisions';
+import { writeGlobalDecisionSettings } from '#core/db/user/decisions';
 import {
   prepareResults,
   resultsContext,
   upsertResults,
   writePreparedResults,
-} from '#core/db/cache/results';
+} from '#core/decisions/results';
 import { insertStore } from '#core/db/cache/stores';
 import { openDatabase } from '#core/db/open';
 import type { Db } from '#core/db/types';

@@ -12,7 +12,7 @@ import { PROBLEM_TYPES, ProblemError, problem } from '#shared/problem';
 import { METHOD_NAMES } from '#shared/channels';
 import { createProxy, lookup } from '#shared/rpc';
 import type { Core, CoreEventListener } from './types';
-import { backfillAlerts } from './db/cache/results';
+import { backfillAlerts } from './decisions/results';
 import { decisionNews, recordDecisionNews } from './db/user/background';
 import { hasUserData } from './db/user/attached';
 import { openDatabase, openedOnFullDisk } from './db/open';

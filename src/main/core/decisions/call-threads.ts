@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { makeCall, type CallAnswer, type CallJob } from '../db/cache/decision-calls';
+import { makeCall, type CallAnswer, type CallJob } from './calls';
 import { idleTimer } from '../idle-timer';
 
 /** Where the calls thread's code is: the built file in the app, the TypeScript source under tsx. */

@@ -1,26 +1,9 @@
 // A test's call made from the facts kept beside its results, and the call as the cache keeps it. Pure, no
-// I/O: the refresh makes these on the calls threads (core/decisions/call-threads.ts) or in place, and
-// the writer stores what comes back (db/cache/decisions.ts).
-import {
-  decideFrom,
-  type Decision,
-  type DecisionCall,
-  type DecisionChoice,
-} from '#shared/domain/decisions/index';
-import { parseFacts } from './decision-facts';
-
-/** A call as a test's row and tests_decision keep it: its columns, and the whole call as JSON. */
-export type StoredCall = {
-  call: DecisionCall;
-  words: string;
-  reason: string;
-  daysToDecision: number | null;
-  goalLift: number | null;
-  goalPWin: number | null;
-  basis: string;
-  decisionDate: string | null;
-  json: string;
-};
+// I/O: the refresh makes these on the calls threads (call-threads.ts) or in place, and the writer
+// stores what comes back (db/cache/decisions.ts).
+import { decideFrom, type Decision, type DecisionChoice } from '#shared/domain/decisions/index';
+import type { StoredCall } from '../db/cache/decisions';
+import { parseFacts } from './facts';
 
 /** SQLite has no NaN or infinity (better-sqlite3 would store NaN as NULL anyway): say so. */
 function finite(value: number | null | undefined): number | null {
