@@ -1,18 +1,13 @@
-// Where a test's call is made from its record and results, and written on its row: the sync's results
-// write (results.ts), the refresh's calls from results (stale.ts) and a plan's change (the service).
+// A test's call made from its record and results (through calls.ts callFor) and written on its row,
+// with the facts it was made from: a plan's change (services/decisions.ts) and the refresh (stale.ts).
 import type { Test, TestResults } from '#shared/api/index';
-import {
-  decideFrom,
-  decisionFacts,
-  type Decision,
-  type DecisionData,
-} from '#shared/domain/decisions/index';
+import { decisionFacts, type Decision, type DecisionData } from '#shared/domain/decisions/index';
 import { writeFacts } from '../db/cache/decision-facts';
 import { storeCall } from '../db/cache/decisions';
 import type { Db } from '../db/types';
 import { readTestPlan, type TestPlan } from '../db/user/decisions';
 import { decisionInput, decisionKey, storeBasis, type DecisionBasis } from './basis';
-import { storedCall } from './calls';
+import { callFor, storedCall } from './calls';
 import { factsRow } from './facts';
 
 /** A test's call as writeDecision makes it, with its key and the facts it was made from: no I/O. */
@@ -23,7 +18,7 @@ export function makeDecision(
   plan: TestPlan | null,
 ): { decision: Decision | null; key: string; data: DecisionData | null } {
   const data = test === null ? null : decisionFacts(test, results);
-  const decision = data === null ? null : decideFrom(data, decisionInput(basis, plan));
+  const decision = data === null ? null : callFor(data, decisionInput(basis, plan));
   return { decision, key: decisionKey(basis, plan), data };
 }
 

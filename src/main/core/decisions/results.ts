@@ -2,7 +2,7 @@
 // call on its goal and the facts it is made from, and the rate fits (prepareResults: no I/O, the same
 // on any thread), then written as rows by db/cache/results.ts.
 import { Test, TestResults } from '#shared/api/index';
-import type { Decision } from '#shared/domain/decisions/index';
+import { decisionFacts, type DecisionData } from '#shared/domain/decisions/index';
 import { testAlerts } from '#shared/domain/statistics/index';
 import type { FactsRow } from '../db/cache/decision-facts';
 import {
@@ -18,10 +18,9 @@ import {
 import type { Db } from '../db/types';
 import { readTestPlan, type TestPlan } from '../db/user/decisions';
 import { packJson, toFlag, unpackJson } from '../db/values';
-import { decisionKey, storeBasis, type DecisionBasis } from './basis';
-import { storedCall } from './calls';
+import { decisionInput, decisionKey, storeBasis, type DecisionBasis } from './basis';
+import { callFor, storedCall } from './calls';
 import { factsRow } from './facts';
-import { makeDecision } from './make';
 import { rateFitsOf } from './rate-fits';
 
 export type { PreparedWrite, ResultsWrite, StoredAlerts };
@@ -88,8 +87,10 @@ export function resultsContext(
 }
 
 /**
- * Everything a results write stores, made from the record and its context alone (prepareResults): plain
- * data, so the sync makes it on its decoder thread (sync/decode) and only writes it on its own.
+ * Everything a results write stores but the call, made from the record and its context alone
+ * (prepareResults): plain data, so the sync makes it on its decoder thread (sync/decode) and only writes
+ * it on its own. The call is made where it is written (writePrepared), from `data`, with the settings
+ * and plan in effect then: once, at one point.
  */
 export type PreparedResults = {
   context: ResultsContext;
@@ -100,8 +101,8 @@ export type PreparedResults = {
   rateFits: string;
   /** Null when the test's record cannot be read (the list then shows none rather than guess). */
   alerts: StoredAlerts | null;
-  /** The call and its key; null when the cache has no row for the test. */
-  decision: { decision: Decision | null; key: string } | null;
+  /** What the test's call is made from (decisionFacts); null when it can have none or the cache has no row for the test. */
+  data: DecisionData | null;
   /** Null when the test's record cannot be read: its facts are left as they were. */
   facts: FactsRow | null;
 };
@@ -118,7 +119,7 @@ function prepared(
 ): PreparedResults {
   const { lifecycle } = results;
   const test = context.test ? parseTest(context.test.json) : null;
-  const made = context.test ? makeDecision(test, results, context.basis, context.plan) : null;
+  const data = test === null ? null : decisionFacts(test, results);
   return {
     context,
     figures: {
@@ -141,8 +142,8 @@ function prepared(
     reviewParts: reviewParts(results),
     rateFits: JSON.stringify(rateFitsOf(results)),
     alerts: test ? alertsOfTest(test, results, context.at) : null,
-    decision: made && { decision: made.decision, key: made.key },
-    facts: test && context.test ? factsRow(context.test.json, made?.data ?? null) : null,
+    data,
+    facts: test && context.test ? factsRow(context.test.json, data) : null,
   };
 }
 
@@ -164,48 +165,52 @@ export function upsertResults(db: Db, write: ResultsWrite): void {
   const { storeId, testId } = write;
   db.transaction(() => {
     const context = resultsContext(db, storeId, testId, write.fetchedAt);
-    writePrepared(db, write, prepareResults(write.results, context));
+    writePrepared(db, write, prepareResults(write.results, context), context);
   }).immediate();
 }
 
 /**
  * Writes results prepared elsewhere (the sync's decoder thread) from a context read when the answer
- * came. Should the test's record, its plan or the settings have changed since, the derived parts are
- * made again here from the packed record, so what is written is always what upsertResults would write.
+ * came. Should the test's record have changed since, the derived parts are made again here from the
+ * packed record; the call is made here in any case, with the settings and plan in effect now, so what
+ * is written is always what upsertResults would write.
  */
 export function writePreparedResults(db: Db, write: PreparedWrite, ready: PreparedResults): void {
   const { storeId, testId } = write;
   db.transaction(() => {
     const now = resultsContext(db, storeId, testId, ready.context.at);
     const then = ready.context;
-    const same =
-      now.test?.seq === then.test?.seq &&
-      now.test?.json === then.test?.json &&
-      (now.test === null || decisionKey(now.basis, now.plan) === ready.decision?.key);
+    const same = now.test?.seq === then.test?.seq && now.test?.json === then.test?.json;
     const current = same
       ? ready
       : prepared(TestResults.parse(JSON.parse(unpackJson(ready.packed))), ready.packed, now);
-    writePrepared(db, write, current);
+    writePrepared(db, write, current, now);
   }).immediate();
 }
 
-function writePrepared(db: Db, write: PreparedWrite, ready: PreparedResults): void {
-  const { decision, context } = ready;
+/** Writes prepared results, and the test's call made from their facts with `context`'s settings and plan. */
+function writePrepared(
+  db: Db,
+  write: PreparedWrite,
+  ready: PreparedResults,
+  context: ResultsContext,
+): void {
+  const decision =
+    ready.data === null ? null : callFor(ready.data, decisionInput(context.basis, context.plan));
   writeResultsRows(db, write, {
     figures: ready.figures,
     packed: ready.packed,
     reviewParts: ready.reviewParts,
     rateFits: ready.rateFits,
     alerts: ready.alerts,
-    call:
-      context.test && decision
-        ? {
-            seq: context.test.seq,
-            call: decision.decision === null ? null : storedCall(decision.decision),
-            key: decision.key,
-            at: context.at,
-          }
-        : null,
+    call: context.test
+      ? {
+          seq: context.test.seq,
+          call: decision === null ? null : storedCall(decision),
+          key: decisionKey(context.basis, context.plan),
+          at: context.at,
+        }
+      : null,
     facts: ready.facts,
   });
 }

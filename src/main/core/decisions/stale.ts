@@ -3,7 +3,6 @@
 // the calls threads, or in place), then written in one short transaction.
 import { Test, TestResults } from '#shared/api/index';
 import {
-  decideFrom,
   decisionFacts,
   type Decision,
   type DecisionChoice,
@@ -22,7 +21,7 @@ import type { Db } from '../db/types';
 import type { TestPlan } from '../db/user/decisions';
 import { unpackJson } from '../db/values';
 import { decisionInput, decisionKey, storeBasis } from './basis';
-import type { CallAnswer, CallJob } from './calls';
+import { callFor, type CallAnswer, type CallJob } from './calls';
 import { factsHold, factsRow } from './facts';
 import { storeDecision } from './make';
 import { rateFitsOf } from './rate-fits';
@@ -145,7 +144,7 @@ export function callJobs(batch: StaleCalls): CallJob[] {
 function madeFromResults(db: Db, storeId: string, stale: StaleCall): Decision | null {
   try {
     const data = remadeFacts(db, storeId, stale.row);
-    return data === null ? null : decideFrom(data, stale.choice);
+    return data === null ? null : callFor(data, stale.choice);
   } catch (error) {
     console.error(`[splitbook] no decision for test ${stale.testId}:`, error);
     return null;
