@@ -100,6 +100,24 @@ const LAYERS = {
     why: "src/main/index.ts is Electron's entry: it may import only src/main/hosts/electron",
   },
 };
+// Inside a layer: folders that may not reach others of the same layer (deny-lists, by repo-relative
+// module path). `except` names single imports still allowed while another change removes them.
+const INNER = [
+  {
+    from: 'src/main/core/db',
+    not: [
+      'src/main/core/decisions',
+      'src/main/core/review',
+      'src/main/core/sync',
+      'src/shared/domain/decisions',
+      'src/shared/domain/statistics',
+    ],
+    // db/history/review.ts → review/state (DRIFT_FIELDS) goes with issue 45's typed SQL (h45b).
+    except: [{ file: 'src/main/core/db/history/review.ts', target: 'src/main/core/review/state' }],
+    why: 'src/main/core/db only stores: it may not import core/decisions, core/review, core/sync nor the decision or statistics engine (types from src/shared/contract)',
+  },
+];
+
 // Layers where a computed import()/require() is an error: its target cannot be checked.
 const LITERAL_ONLY = new Set([
   'shared',
@@ -167,6 +185,7 @@ function classify(specifier, file) {
     return {
       layer: relative.startsWith('..') ? 'outside' : targetLayer(modulePath),
       name: relative || '.',
+      modulePath,
     };
   }
   if (bare.startsWith('node:') || NODE_BUILTINS.has(bare)) {
@@ -192,15 +211,40 @@ const layerImports = {
     messages: {
       forbidden: '{{why}} — not {{target}} ("{{specifier}}").',
       typesOnly: '{{why}} — {{target}} ("{{specifier}}") only as `import type`.',
+      inner: '{{why}} — not {{target}} ("{{specifier}}").',
       computed:
         '{{why}} — a computed {{kind}} cannot be checked against the layer rules: use a string literal.',
     },
   },
   create(context) {
     const file = context.filename;
-    const layer = importerLayer(path.relative(ROOT, file).split(path.sep).join('/'));
+    const relativeFile = path.relative(ROOT, file).split(path.sep).join('/');
+    const layer = importerLayer(relativeFile);
     if (!layer) return {};
     const { may, types = [], why } = LAYERS[layer];
+    const under = (modulePath, dir) => modulePath === dir || modulePath.startsWith(`${dir}/`);
+    const inner = INNER.filter((rule) => under(relativeFile, rule.from));
+
+    /** Reports a target an inner rule of the importer's folder denies (type imports included). */
+    function checkInner(source, specifier, target) {
+      if (target.modulePath === undefined) return;
+      for (const rule of inner) {
+        if (!rule.not.some((dir) => under(target.modulePath, dir))) continue;
+        if (
+          rule.except.some(
+            (e) =>
+              e.file.replace(/\.ts$/, '') === relativeFile.replace(/\.ts$/, '') &&
+              e.target === target.modulePath,
+          )
+        )
+          continue;
+        context.report({
+          node: source,
+          messageId: 'inner',
+          data: { why: rule.why, target: target.name, specifier },
+        });
+      }
+    }
 
     /** Reports `source` unless the allow-list admits it; `typeOnly` when nothing reaches run time. */
     function check(source, typeOnly, kind) {
@@ -211,6 +255,7 @@ const layerImports = {
         return;
       }
       const target = classify(specifier, file);
+      checkInner(source, specifier, target);
       if (may.includes(target.layer) || (typeOnly && types.includes(target.layer))) return;
       const messageId = types.includes(target.layer) ? 'typesOnly' : 'forbidden';
       context.report({ node: source, messageId, data: { why, target: target.name, specifier } });

@@ -6,7 +6,7 @@ import { createSimulator } from '#simulator/index';
 import { insertStore } from '#core/db/cache/stores';
 import { listTests, testFacets } from '#core/db/cache/test-list';
 import { openDatabase } from '#core/db/open';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { isLaunched } from '#shared/domain/lifecycle';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { createCore, DATABASE_FILE } from '#core/create-core';
 import { insertStore, recordSyncOutcome } from '#core/db/cache/stores';
 import { openDatabase } from '#core/db/open';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import { startBrowserHost } from '../src/main/hosts/browser/server';
 import { createMemorySecretStore } from '#core/secrets/index';

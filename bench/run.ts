@@ -6,6 +6,7 @@ import { benchRenderer } from './renderer.bench';
 import { benchStatistics } from './statistics.bench';
 import { benchDecisions } from './decisions.bench';
 import { benchDecisionsView } from './decisions-view.bench';
+import { benchDecisionsRefresh } from './decisions-refresh.bench';
 import { benchClientReport } from './client-report.bench';
 import { benchStartup } from './startup.bench';
 import { benchEdits } from './edits.bench';
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<void>> = {
   statistics: benchStatistics,
   decisions: benchDecisions,
   'decisions-view': benchDecisionsView,
+  'decisions-refresh': benchDecisionsRefresh,
   'client-report': benchClientReport,
   startup: benchStartup,
   edits: benchEdits,

@@ -8,7 +8,7 @@ import { createCore, DATABASE_FILE } from '#core/create-core';
 import { createMemorySecretStore } from '#core/secrets/index';
 import { insertStore } from '#core/db/cache/stores';
 import { openDatabase } from '#core/db/open';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import { syncAndWait } from '#core/sync/wait';
 import { createApiClient, createRequestLimiter } from '#core/api/index';

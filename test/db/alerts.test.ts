@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { backfillAlerts, upsertResults } from '#core/db/cache/results';
+import { backfillAlerts, upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import { MIGRATIONS, migrate, schemaVersion } from '#core/db/cache/migrations/index';
 import { openDatabase } from '#core/db/open';

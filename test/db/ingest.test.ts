@@ -9,7 +9,7 @@ import {
 import { replaceCampaigns } from '#core/db/cache/campaigns';
 import { replaceCustomAudiences } from '#core/db/cache/audiences';
 import { setAside } from '#core/db/cache/set-aside';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import {
   getResults,
   getTestDetail,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { markMissingRemoved, upsertTests } from '#core/db/cache/tests';
 import { replaceCampaigns } from '#core/db/cache/campaigns';
 import { replaceCustomAudiences } from '#core/db/cache/audiences';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { listAudiences, listTests, testFacets } from '#core/db/cache/reads';
 import {
   TEST_SORT_KEYS,

@@ -18,21 +18,21 @@ import {
   decisionInput,
   lastDataDate,
   readGlobalDecisionSettings,
-  readTestPlan,
-  callJobs,
-  readStaleCalls,
-  writeStaleCalls,
   storeBasis,
+} from '#core/decisions/basis';
+import {
+  readTestPlan,
   writeGlobalDecisionSettings,
   writeStoreOverrides,
   writeTestPlan,
-} from '#core/db/cache/decisions';
+} from '#core/db/user/decisions';
+import { callJobs, readStaleCalls, writeStaleCalls } from '#core/decisions/stale';
 import { insertStore } from '#core/db/cache/stores';
 import { openDatabase } from '#core/db/open';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
-import { FACTS_VERSION, packDays, unpackDays } from '#core/db/cache/decision-facts';
+import { FACTS_VERSION, packDays, unpackDays } from '#core/decisions/facts';
 import { sourceCallThread, threadCallMaker } from '#core/decisions/call-threads';
 import { tempDir } from '../db/fixtures';
 import { asStored, makeCallsInPlace } from './support';

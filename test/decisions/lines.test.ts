@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import { DecisionLine, type DecisionList, type DecisionRow } from '#shared/contract/index';
 import type { Core } from '#core/types';
-import { CALL_ORDER, needsCall } from '#core/db/cache/decisions';
+import { CALL_ORDER, needsCall } from '#core/decisions/order';
 import { addSimulatorStores, startCore, tempDir } from '../support/core';
 
 const data = tempDir('splitbook-decision-lines-');

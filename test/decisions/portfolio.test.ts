@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Test, TestResults } from '#shared/api/index';
 import { OUTCOME_DEFINITION } from '#shared/contract/index';
 import { openDatabase } from '#core/db/open';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { PORTFOLIO_COLUMNS, portfolioReport } from '#core/review/portfolio';
@@ -109,7 +109,11 @@ describe('the portfolio by decision', () => {
         });
         expect(figures.total.winRate).toBe(0.5);
         // One definition: the Learnings of the same 90 days give the same win rate.
-        const learnt = await core.services.programme.learnings({ storeId: null, since: '2026-03-17', until: '2026-06-15' });
+        const learnt = await core.services.programme.learnings({
+          storeId: null,
+          since: '2026-03-17',
+          until: '2026-06-15',
+        });
         expect(learnt.figures.winRate).toBe(0.5);
       } finally {
         await core.close();

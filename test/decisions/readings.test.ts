@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, serveSimulator, type ServedSimulator } from '#simulator/index';
 import type { LearntReading } from '#shared/domain/decisions/index';
 import { openDatabase } from '#core/db/open';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Core } from '#core/types';
 import { addStore, makeTest } from '../db/fixtures';

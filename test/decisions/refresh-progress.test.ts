@@ -5,11 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '#simulator/index';
 import { openDatabase } from '#core/db/open';
-import {
-  readGlobalDecisionSettings,
-  staleCount,
-  writeGlobalDecisionSettings,
-} from '#core/db/cache/decisions';
+import { readGlobalDecisionSettings } from '#core/decisions/basis';
+import { staleCount } from '#core/decisions/stale';
+import { writeGlobalDecisionSettings } from '#core/db/user/decisions';
 import type { Db } from '#core/db/types';
 import {
   createDecisionRefresh,

@@ -7,13 +7,10 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '#simulato
 import { decideTest, DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { MIGRATIONS, migrate } from '#core/db/cache/migrations/index';
 import { openDatabase } from '#core/db/open';
-import {
-  decisionLinesSql,
-  readStaleCalls,
-  storeBasis,
-  writeStaleCalls,
-} from '#core/db/cache/decisions';
-import { FACTS_VERSION } from '#core/db/cache/decision-facts';
+import { decisionLinesSql } from '#core/db/cache/decisions';
+import { readStaleCalls, writeStaleCalls } from '#core/decisions/stale';
+import { storeBasis } from '#core/decisions/basis';
+import { FACTS_VERSION } from '#core/decisions/facts';
 import { REFRESH_BATCH_ROWS } from '#core/decisions/refresh';
 import type { Core } from '#core/types';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';

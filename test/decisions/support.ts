@@ -4,8 +4,8 @@ import { TestResults, type SideStatistics, type Test } from '#shared/api/index';
 import type { CoreEvent, EventPayload } from '#shared/contract/index';
 import type { Decision } from '#shared/domain/decisions/index';
 import type { Core } from '#core/types';
-import { callJobs, type StaleCalls } from '#core/db/cache/decisions';
-import { makeCall, type CallAnswer } from '#core/db/cache/decision-calls';
+import { callJobs, type StaleCalls } from '#core/decisions/stale';
+import { makeCall, type CallAnswer } from '#core/decisions/calls';
 import { makeResults, stats } from '../db/fixtures';
 import { allTestRows } from '../support/core';
 

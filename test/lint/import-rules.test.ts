@@ -23,6 +23,8 @@ const CORE = 'src/main/core/__lint_probe.ts';
 const SIMULATOR = 'src/simulator/__lint_probe.ts';
 const TEAM = 'src/shared/team/__lint_probe.ts';
 const TEAM_SERVER = 'src/team-server/__lint_probe.ts';
+/** A module of core/db, held to db's inner rule (it only stores). */
+const DB = 'src/main/core/db/cache/__lint_probe.ts';
 
 const forbidden: Record<string, Probe> = {
   'renderer → main (folder index)': {
@@ -288,6 +290,31 @@ const forbidden: Record<string, Probe> = {
     code: `import './core/create-core';`,
     mentions: 'src/main/core/create-core',
   },
+  'core/db → core/decisions (db only stores)': {
+    file: DB,
+    code: `import { storeBasis } from '#core/decisions/basis';\nvoid storeBasis;`,
+    mentions: 'src/main/core/decisions/basis',
+  },
+  'core/db → core/sync, by a relative path': {
+    file: DB,
+    code: `import type { SyncEngine } from '../../sync/run';\nexport type E = SyncEngine;`,
+    mentions: 'src/main/core/sync/run',
+  },
+  'core/db → core/review': {
+    file: DB,
+    code: `import '#core/review/state';`,
+    mentions: 'src/main/core/review/state',
+  },
+  'core/db → the decision engine, even as a type': {
+    file: DB,
+    code: `import type { Decision } from '#shared/domain/decisions/index';\nexport type D = Decision;`,
+    mentions: 'src/shared/domain/decisions',
+  },
+  'core/db → the statistics engine': {
+    file: DB,
+    code: `import { testAlerts } from '#shared/domain/statistics/index';\nvoid testAlerts;`,
+    mentions: 'src/shared/domain/statistics',
+  },
 };
 
 const allowed: Record<string, Probe> = {
@@ -387,6 +414,14 @@ const allowed: Record<string, Probe> = {
   'tests are not layered': {
     file: 'test/lint/__lint_probe.ts',
     code: `import 'electron';\nimport '../../src/main/core/db';\nimport 'node:fs';`,
+  },
+  'core/db → the contract and db itself': {
+    file: DB,
+    code: `import { DecisionCall } from '#shared/contract/decisions';\nimport { statement } from '../statements';\nvoid DecisionCall;\nvoid statement;`,
+  },
+  'core/decisions → core/db': {
+    file: 'src/main/core/decisions/__lint_probe.ts',
+    code: `import { storeCall } from '../db/cache/decisions';\nvoid storeCall;`,
   },
 };
 

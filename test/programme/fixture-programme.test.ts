@@ -8,7 +8,7 @@ import type { Learnings } from '#shared/contract/index';
 import { median } from '#shared/domain/programme/index';
 import { openDatabase } from '#core/db/open';
 import { readDecision } from '#core/db/cache/decisions';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import type { Core } from '#core/types';

@@ -1,7 +1,7 @@
 // A large cache for the memory test and the benchmark: simulated tests, each live for `days` days with the
 // simulator's generated results, written straight through the cache's write functions (no sync).
 import { insertStore, recordSyncOutcome } from '#core/db/cache/stores';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { createSimulator } from '#simulator/index';

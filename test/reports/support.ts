@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import type { Core } from '#core/types';
 import { openDatabase } from '#core/db/open';
 import { upsertTests } from '#core/db/cache/tests';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { replaceCustomAudiences } from '#core/db/cache/audiences';
 import { CustomAudience } from '#shared/api/index';
 import { makeResults, makeTest, stats, tag, uuid } from '../db/fixtures';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Test, TestResults } from '#shared/api/index';
 import { openDatabase } from '#core/db/open';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { portfolio, portfolioReport } from '#core/review/portfolio';

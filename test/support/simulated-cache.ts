@@ -1,7 +1,7 @@
 // A cache filled straight from the simulator, as a sync leaves it (a store, its tests, their results),
 // without HTTP: for tests and benches of what is done with cached data.
 import { insertStore } from '#core/db/cache/stores';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import type { Simulator } from '#simulator/index';

@@ -5,13 +5,13 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
-import { writeGlobalDecisionSettings } from '#core/db/cache/decisions';
+import { writeGlobalDecisionSettings } from '#core/db/user/decisions';
 import {
   prepareResults,
   resultsContext,
   upsertResults,
   writePreparedResults,
-} from '#core/db/cache/results';
+} from '#core/decisions/results';
 import { insertStore } from '#core/db/cache/stores';
 import { openDatabase } from '#core/db/open';
 import type { Db } from '#core/db/types';
@@ -211,8 +211,9 @@ describe('a prepared write whose context changed before it was written', () => {
     const place = { storeId: 's', testId, fetchedAt: at, testUpdatedAt: 'u', testStatus: 'active' };
     writePreparedResults(stale, place, ready);
     upsertResults(fresh, { ...place, results });
-    // The settings changed between the answer and its write: the prepared call's key is old.
-    expect(ready.decision?.key).not.toBe(resultsContext(stale, 's', testId, at).basis.key);
+    // The settings changed between the answer and its write: the prepared context's key is old (the
+    // call itself is no longer prepared: it is made where it is written).
+    expect(ready.context.basis.key).not.toBe(resultsContext(stale, 's', testId, at).basis.key);
     expect(written(stale)).toEqual(written(fresh));
     stale.close();
     fresh.close();

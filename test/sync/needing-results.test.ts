@@ -1,7 +1,7 @@
 // Which tests a sync asks results for: only launched tests whose results can have changed since they were cached.
 import { describe, expect, it } from 'vitest';
 import { markMissingRemoved, upsertTests } from '#core/db/cache/tests';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { testsNeedingResults } from '#core/sync/pull/results';
 import type { Test } from '#shared/api/index';
 import type { Db } from '#core/db/types';

@@ -4,7 +4,7 @@
 // no longer asks for is dropped unread; what it asks for differently is taken again.
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '#core/api/index';
-import { upsertResults } from '#core/db/cache/results';
+import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { noCounters, type PhaseContext } from '#core/sync/pull/context';

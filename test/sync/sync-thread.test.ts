@@ -12,8 +12,8 @@ import {
   type Simulator,
 } from '#simulator/index';
 import type { Core } from '#core/types';
-import { decisionBasis } from '#core/db/cache/decisions';
-import { prepareResults } from '#core/db/cache/results';
+import { decisionBasis } from '#core/decisions/basis';
+import { prepareResults } from '#core/decisions/results';
 import { threadDecoder } from '#core/sync/decode/decoder';
 import { DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { allTestRows, startCore, syncStore, tempDir } from '../support/core';

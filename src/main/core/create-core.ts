@@ -1,19 +1,14 @@
 // The core: one database, the key ring, the sync engine and every contract service, free of any host.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type {
-  CacheStatus,
-  CoreEvent,
-  Services,
-  SyncProgress,
-  SyncReport,
-} from '#shared/contract/index';
+import type { CacheStatus, CoreEvent, Services } from '#shared/contract/index';
 import { PROBLEM_TYPES, ProblemError, problem } from '#shared/problem';
 import { METHOD_NAMES } from '#shared/channels';
 import { createProxy, lookup } from '#shared/rpc';
 import type { Core, CoreEventListener } from './types';
-import { backfillAlerts } from './db/cache/results';
-import { decisionNews, recordDecisionNews } from './db/user/background';
+import { assembleCore } from './assemble';
+import type { CoreDeps } from './deps';
+import { backfillAlerts } from './decisions/results';
 import { hasUserData } from './db/user/attached';
 import { openDatabase, openedOnFullDisk } from './db/open';
 import { orphanedKeyAccounts } from './db/cache/key-journal';
@@ -27,47 +22,15 @@ import {
 import { adoptSalvagedStores, replaceCache, salvageStores } from './rebuild';
 import { copyStoreList, listStoreRows } from './db/cache/stores';
 import { listedStores } from './db/user/stores';
-import { createMemorySecretStore, type SecretStore } from './secrets';
+import { createMemorySecretStore } from './secrets';
 import { createKeyRing } from './stores/keys';
 import { createDemoStore, type DemoStore } from './stores/demo';
-import { createStoreRegistry } from './stores/registry';
-import { createSyncEngine } from './sync/run';
-import {
-  createBackgroundSync,
-  SYSTEM_TIMERS,
-  type BackgroundFlags,
-  type BackgroundTimers,
-} from './sync/background';
-import { trackDecisionChanges } from './decisions/changes';
-import { createStoreLocks } from './sync/store-lock';
-import { createThreadedSyncEngine } from './sync/thread/engine';
-import type { SyncThreadOptions } from './sync/thread/protocol';
-import { createAppService } from './services/app';
-import { createAudiencesService } from './services/audiences';
-import { createCampaignsService } from './services/campaigns';
-import { createDecisionsService } from './services/decisions';
-import { createDecisionRefresh } from './decisions/refresh';
-import {
-  inPlaceCallMaker,
-  threadCallMaker,
-  type CallThreadOptions,
-} from './decisions/call-threads';
-import { createEditsService } from './services/edits';
-import { createNotesService } from './services/notes';
-import { createPortfolioService } from './services/portfolio';
-import { createProgrammeService } from './services/programme';
-import { createReportsService } from './services/reports';
-import { createReviewService } from './services/review';
-import { createSettingsService } from './services/settings';
-import { cleanOrphanedKeys, createStoresService } from './services/stores';
-import { createSyncService } from './services/sync';
-import { createTagsService } from './services/tags';
-import { createTestsService } from './services/tests';
+import { type BackgroundFlags } from './sync/background';
+import { inPlaceCallMaker, threadCallMaker } from './decisions/call-threads';
+import { cleanOrphanedKeys } from './services/stores';
 import { rebaseAll } from './outbox';
-import type { PrintToPdf, SaveFile } from './reports/save';
 import { buildClientReport } from './reports/client/build';
 import { checkIntegrityInBackground, endedUncleanly, markRunning } from './db/integrity';
-import { createClientReportsService } from './services/client-reports';
 import { writeExport } from './reports/export';
 import { outputTarget, writeFileAtomically } from './reports/write-file';
 import { readBackup, writeBackup, type BackupInfo } from './backup/backup-file';
@@ -75,58 +38,7 @@ import { holdFolder, takeFolderAlone, type FolderHold } from './backup/folder-lo
 import { recoverFolder, stageRestore, swapIn, type RestoreSummary } from './backup/restore';
 import { watchStores } from './stores/watch';
 
-export interface CoreDeps {
-  /** Folder of the cache database; created if missing. */
-  dataDir: string;
-  /** The OS keychain (or a stand-in for it). */
-  secrets: SecretStore;
-  fetch?: typeof fetch;
-  clock?: () => number;
-  host: 'electron' | 'browser' | 'cli';
-  version: string;
-  /** Opens a validated http(s) link outside the app; hosts that cannot do so leave it out. */
-  openExternal?: (url: string) => Promise<void>;
-  /** Where an export from the window is saved (a dialog, a download); hosts that cannot save leave it out. */
-  saveFile?: SaveFile;
-  /**
-   * When the cache's quick_check runs: 'on-open' (the default: the CLI, tests) before anything is read,
-   * or 'background' (the window's hosts) on a thread of its own once the window shows data — still on
-   * open after a process that used the folder ended without closing.
-   */
-  integrityCheck?: 'on-open' | 'background';
-  /** Prints a client report's HTML to PDF; only Electron can (a hidden window), others leave it out. */
-  printToPdf?: PrintToPdf;
-  /** Simulator settings of the demo store (tests shrink it). */
-  demo?: { tests?: number; seed?: number };
-  /** Send an edit as soon as it is made (default true); off, edits wait for a sync or edits.push. */
-  pushOnEdit?: boolean;
-  /**
-   * Run syncs on a thread of their own (sync/thread/), so the main thread stays free to answer the
-   * window. The hosts set it; left out, syncs run on the calling thread (with `fetch` as given,
-   * which a thread cannot take; a `clock` of the core's own the thread is shown, sync/thread/protocol.ts).
-   */
-  syncThread?: SyncThreadOptions;
-  /**
-   * Make the calls of a refresh (a settings change makes them all again) on threads of their own
-   * (decisions/call-threads.ts), one per core but one: the hosts set it; left out, they are made on
-   * the calling thread.
-   */
-  callThread?: CallThreadOptions;
-  /**
-   * Sync every store by itself (sync/background.ts): the app's hosts set it; the CLI, a one-off, does
-   * not (its syncs still move each store's back-off and refused key, which `stores` shows).
-   */
-  backgroundSync?: boolean;
-  /** The timers background syncs wait on (tests drive time with their own); the process's by default. */
-  timers?: BackgroundTimers;
-  /** The jitter of a back-off, 0..1 (Math.random by default). */
-  random?: () => number;
-  /**
-   * Tests only: told each step of a restore's swap once it is made ('journal' written, 'renamed-N', the
-   * new files 'opened'), so a test can kill the process there and see the next start finish the restore.
-   */
-  onRestoreStep?: (step: string) => void;
-}
+export type { CoreDeps } from './deps';
 
 export const DATABASE_FILE = 'splitbook.db';
 /** How often a window's host looks for stores changed by another process (the CLI): one pragma a tick. */
@@ -165,7 +77,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     else if (event.name === 'edits.changed') current.noteEdits(event.payload.storeId);
   }
   /** The assembly events go to; null while the first is being built. */
-  let assembled: ReturnType<typeof assemble> | null = null;
+  let assembled: ReturnType<typeof assembleCore> | null = null;
   /** Where the host stood (window painted, online), kept across a rebuilt cache. */
   let hostFlags: BackgroundFlags = { windowReady: false, online: true };
 
@@ -260,143 +172,23 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const callMaker = deps.callThread ? threadCallMaker(deps.callThread) : inPlaceCallMaker();
 
   /** Everything that holds the connection: rebuilt with a new one when the cache is rebuilt. */
-  function assemble(current: Db) {
-    const refresh = createDecisionRefresh({ db: current, clock, emit, maker: callMaker });
-    // Calls of an older version, or of results cached before calls were kept, are made in the
-    // background (a batch at a time): the window paints at once and reloads on decisions.changed.
-    if (cache.state === 'ok' && !current.readonly) void refresh.request(null, false);
-    const stores = createStoreRegistry({ db: current, keys, fetch: fetchImpl, demoStore });
-    const onProgress = (progress: SyncProgress) =>
-      emit({ name: 'sync.progress', payload: progress });
-    const onEditsChanged = (storeId: string) =>
-      emit({ name: 'edits.changed', payload: { storeId } });
-    // One event per fact: the renderer refreshes its store list on 'sync.finished' itself.
-    const finished = (report: SyncReport) => emit({ name: 'sync.finished', payload: report });
-    const inner = deps.syncThread
-      ? createThreadedSyncEngine({
-          thread: deps.syncThread,
-          init: { cacheFile, userDataFile, dataDir: deps.dataDir, demo: deps.demo },
-          keys,
-          clock,
-          onProgress,
-          onFinished: finished,
-          onEditsChanged,
-        })
-      : createSyncEngine({
-          db: current,
-          lock: createStoreLocks(deps.dataDir),
-          clientFor: stores.clientFor,
-          clock,
-          onProgress,
-          onFinished: finished,
-          onEditsChanged,
-          rememberRate: stores.rememberRate,
-        });
-    // Every run is compared before and after: the Decisions view's badge counts the calls syncs changed.
-    const tracked = trackDecisionChanges({
-      db: current,
-      engine: inner,
-      onChanges(storeId, changes) {
-        recordDecisionNews(current, storeId, changes, new Date(clock()).toISOString());
-        emit({ name: 'decisions.news', payload: decisionNews(current, null) });
-      },
-    });
-    const engine = tracked.engine;
-    const locks = createStoreLocks(deps.dataDir);
-    const background = createBackgroundSync({
-      db: current,
-      engine,
-      rows: stores.rows,
+  const assemble = (current: Db) =>
+    assembleCore(current, {
+      deps,
       clock,
-      timers: deps.timers ?? SYSTEM_TIMERS,
-      random: deps.random ?? Math.random,
       emit,
-      heldElsewhere(storeId) {
-        try {
-          const lock = locks(storeId);
-          lock?.release();
-          return lock === null;
-        } catch {
-          // The lock cannot be taken at all (a read-only disk): the run says so in its report.
-          return false;
-        }
-      },
-      // A damaged or read-only cache cannot be synced into: nothing to do in the background.
-      enabled: (deps.backgroundSync ?? false) && cache.state === 'ok',
-      initial: hostFlags,
+      keys,
+      fetchImpl,
+      demoStore,
+      callMaker,
+      cacheFile,
+      userDataFile,
+      keychain,
+      cacheStatus: () => cache,
+      hostFlags,
+      rebuildCache,
+      checkInBackground,
     });
-    const changed = () => emit({ name: 'stores.changed', payload: {} });
-    const services: Services = {
-      app: createAppService({
-        ...deps,
-        keychain,
-        cacheStatus: () => cache,
-        rebuildCache,
-        windowReady: () => {
-          background.windowReady();
-          checkInBackground();
-        },
-      }),
-      stores: createStoresService({
-        db: current,
-        keys,
-        stores,
-        engine,
-        clock,
-        fetch: fetchImpl,
-        changed,
-        background,
-      }),
-      sync: createSyncService({
-        db: current,
-        engine,
-        stores,
-        emit,
-        connectivity: (online) => background.connectivity(online),
-      }),
-      tests: createTestsService({ db: current, stores, clock, emit, fetch: fetchImpl }),
-      campaigns: createCampaignsService(current),
-      audiences: createAudiencesService(current),
-      tags: createTagsService(current),
-      reports: createReportsService({
-        db: current,
-        clock,
-        saveFile: deps.saveFile,
-        emit,
-        decisionsSettled: () => refresh.idle(),
-      }),
-      edits: createEditsService({
-        db: current,
-        stores,
-        engine,
-        clock,
-        emit,
-        pushOnEdit: deps.pushOnEdit,
-      }),
-      review: createReviewService(current, clock),
-      notes: createNotesService(current, clock),
-      portfolio: createPortfolioService(current, clock, refresh),
-      settings: createSettingsService({ db: current, clock, emit }),
-      decisions: createDecisionsService({ db: current, clock, emit, refresh }),
-      programme: createProgrammeService({ db: current, clock, refresh }),
-      clientReports: createClientReportsService({
-        db: current,
-        clock,
-        saveFile: deps.saveFile,
-        printToPdf: deps.printToPdf,
-        decisionsSettled: () => refresh.idle(),
-        fetch: fetchImpl,
-      }),
-    };
-    return {
-      engine,
-      services,
-      stores,
-      refresh,
-      background,
-      noteEdits: (storeId: string) => tracked.edited(storeId),
-    };
-  }
 
   /** The background quick_check, once, after the window showed data; damage found is said like any other. */
   let checked = !checkLater;

@@ -3,6 +3,7 @@
 // rate readings learnt per store.
 import { z } from 'zod';
 import {
+  CALL_ORDER,
   Decision,
   DecisionCall,
   DecisionSettings,
@@ -12,7 +13,15 @@ import {
 import { LearntReading as Reading } from '../domain/decisions/rate-readings';
 import { Empty, method, ScopeInput, StoreId, StoreInput } from './common';
 
-export { Decision, DecisionCall, DecisionSettings, DecisionSettingsPatch, PlannerEstimate };
+// CALL_ORDER: the cache's sort by call (db/cache/test-list.ts) keeps the order the views show.
+export {
+  CALL_ORDER,
+  Decision,
+  DecisionCall,
+  DecisionSettings,
+  DecisionSettingsPatch,
+  PlannerEstimate,
+};
 
 /** One test's call as the Decisions view and the CLI list it (the full Decision is on the test's detail). */
 export const DecisionRow = z.object({

@@ -1,16 +1,15 @@
 // The calls threads: a settings change makes every call again, about a quarter of a millisecond each,
 // most of it the engine's boundaries. The refresh (refresh.ts) reads and writes on the core's thread and
-// hands the calls themselves (makeCall, from the facts kept beside the results) to worker threads, so a
-// machine's other cores make them and the thread that answers the window stays free. Its effect is in
-// docs/architecture.md ("Decisions") and bench/decisions-view.bench.ts.
+// hands the calls themselves (makeCall, from the facts kept beside the results) to one worker thread, so
+// another core makes them and the thread that answers the window stays free. Why one, and not in place:
+// bench/decisions-refresh.bench.ts, its figures in bench/README.md.
 //
 // The threads start with the first batch and end when idle. A thread that cannot start or dies is not
 // a failed refresh: what it had in hand, and all that follows, is made in place by the same function.
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { makeCall, type CallAnswer, type CallJob } from '../db/cache/decision-calls';
+import { makeCall, type CallAnswer, type CallJob } from './calls';
 import { idleTimer } from '../idle-timer';
 
 /** Where the calls thread's code is: the built file in the app, the TypeScript source under tsx. */
@@ -38,11 +37,12 @@ export type CallBatchAnswer = { id: number; answers: CallAnswer[] };
 export const CALL_THREADS_IDLE_MS = 30_000;
 
 /**
- * One thread per core but the one the refresh reads and writes on, at least one, at most four: past
- * that the writing thread is the limit (bench decisions-view).
+ * One thread beside the one the refresh reads and writes on, whatever the cores: in place, a settings
+ * change over 10,000 tests does not finish within 3 s on two cores, and with one thread the writing
+ * thread is already half the work (bench decisions-refresh; figures in bench/README.md).
  */
-export function callThreadCount(cores: number = availableParallelism()): number {
-  return Math.min(4, Math.max(1, cores - 1));
+export function callThreadCount(): number {
+  return 1;
 }
 
 /** Makes the calls in place, on the calling thread: the tests', and the fallback of the threads. */

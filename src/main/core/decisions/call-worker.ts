@@ -1,7 +1,7 @@
 // A calls thread (call-threads.ts): makes each call of the batches it is sent from the kept facts, and
 // answers with the calls as the cache keeps them.
 import { parentPort } from 'node:worker_threads';
-import { makeCall } from '../db/cache/decision-calls';
+import { makeCall } from './calls';
 import type { CallBatch, CallBatchAnswer } from './call-threads';
 
 const port = parentPort;

@@ -5,12 +5,11 @@
 import { DecisionCall } from '#shared/domain/decisions/index';
 import type { SyncReport } from '#shared/contract/index';
 import { getStoreRow } from '../db/cache/stores';
-import { needsCall } from '../db/cache/decisions';
+import { needsCall } from './order';
 import type { DecisionChange } from '../db/user/background';
 import type { Db } from '../db/types';
 import { statement } from '../db/statements';
 import { hasUserData } from '../db/user/attached';
-import type { SyncEngine } from '../sync/run';
 
 export type RunChanges = {
   /** Tests whose call changed to one that needs the consultant (ship, check the data, …). */
@@ -19,10 +18,20 @@ export type RunChanges = {
   settled: string[];
 };
 
-export interface TrackedSyncEngine extends SyncEngine {
+/**
+ * What the tracker needs of a sync engine (sync/run.ts SyncEngine is one, passed in by the core): it
+ * wraps `run` and passes every other method through. Named here so decisions/ never imports sync/.
+ */
+export interface RunsSyncs {
+  run(storeId: string): Promise<SyncReport>;
+  isRunning(storeId: string): boolean;
+}
+
+/** An engine whose every run is compared before and after. */
+export type Tracked<Engine extends RunsSyncs> = Engine & {
   /** Runs a sync as `run` does, and says which calls it changed (null: it did not end ok, or had nothing to compare). */
   runTracked(storeId: string): Promise<{ report: SyncReport; changes: RunChanges | null }>;
-}
+};
 
 type Before = {
   calls: Map<string, { call: string | null; key: string | null }>;
@@ -33,11 +42,11 @@ type Before = {
  * Wraps the engine so every run (the window's, the CLI's, a background one) is compared before and
  * after; `onChanges` receives what a run that ended ok (or partly) changed.
  */
-export function trackDecisionChanges(deps: {
+export function trackDecisionChanges<Engine extends RunsSyncs>(deps: {
   db: Db;
-  engine: SyncEngine;
+  engine: Engine;
   onChanges(storeId: string, changes: RunChanges): void;
-}): { engine: TrackedSyncEngine; edited(storeId: string): void } {
+}): { engine: Tracked<Engine>; edited(storeId: string): void } {
   const { db, engine } = deps;
   /** Tests the user edited in this process since the store's last sync ended ok: their calls may move by it. */
   const editedSince = new Map<string, Set<string>>();
@@ -139,16 +148,11 @@ export function trackDecisionChanges(deps: {
   }
 
   return {
+    // The engine is a plain object of closures (sync/run.ts): its other methods carry over as they are.
     engine: {
-      run: async (storeId) => (await runTracked(storeId)).report,
+      ...engine,
+      run: async (storeId: string) => (await runTracked(storeId)).report,
       runTracked,
-      isRunning: (storeId) => engine.isRunning(storeId),
-      progress: (storeId) => engine.progress(storeId),
-      cancel: (storeId) => engine.cancel(storeId),
-      whenIdle: (storeId) => engine.whenIdle(storeId),
-      cancelAll: () => engine.cancelAll(),
-      close: () => engine.close(),
-      push: (storeId) => engine.push(storeId),
     },
     /** The outbox of a store changed: note the tests it holds now, as the user's doing. */
     edited(storeId) {

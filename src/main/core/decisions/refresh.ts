@@ -5,14 +5,8 @@
 // of thousands of tests never holds up the window's first paint, and other cores do the engine's work.
 import type { CoreEvent } from '#shared/contract/index';
 import { listStoreRows } from '../db/cache/stores';
-import {
-  callJobs,
-  readStaleCalls,
-  staleCount,
-  writeStaleCalls,
-  type StaleCalls,
-} from '../db/cache/decisions';
-import type { CallAnswer } from '../db/cache/decision-calls';
+import { callJobs, readStaleCalls, staleCount, writeStaleCalls, type StaleCalls } from './stale';
+import type { CallAnswer } from './calls';
 import type { Db } from '../db/types';
 import { inPlaceCallMaker, type CallMaker } from './call-threads';
 

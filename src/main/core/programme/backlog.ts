@@ -20,7 +20,7 @@ import {
 } from '#shared/domain/programme/index';
 import { listStoreRows } from '../db/cache/stores';
 import { noteKey } from '../db/user/notes';
-import { storeBasis } from '../db/cache/decisions';
+import { storeBasis } from '../decisions/basis';
 import type { Db } from '../db/types';
 import { outboxRows } from '../outbox';
 import { statement } from '../db/statements';

@@ -1,4 +1,4 @@
-// `decisions.*`: the calls on every test's goal (made when results are written, db/decisions.ts), the
+// `decisions.*`: the calls on every test's goal (made when results are written, core/decisions), the
 // settings they are made with (global, per store, a test's own plan), the planner and the rate readings.
 import type {
   CoreEvent,
@@ -18,31 +18,33 @@ import {
 import { metricOfGoal } from '#shared/domain/metrics';
 import { problem } from '#shared/problem';
 import { summarizeIssues } from '#shared/validation';
+import { CALL_ORDER, emptyCallCounts, needsCall } from '../decisions/order';
 import {
-  CALL_ORDER,
   decisionBasis,
   decisionInput,
-  decisionLines,
-  decisionRows,
-  emptyCallCounts,
   lastDataDate,
-  needsCall,
   readGlobalDecisionSettings,
   readStoreOverrides,
-  readTestPlan,
-  recordSettingsChange,
   settingsTexts,
   storeBasis,
+  type DecisionBasis,
+} from '../decisions/basis';
+import {
+  decisionLines,
+  decisionRows,
   storePositions,
-  storeRateFits,
-  writeDecision,
+  type DecisionLineDbRow,
+} from '../db/cache/decisions';
+import {
+  readTestPlan,
+  recordSettingsChange,
   writeGlobalDecisionSettings,
   writeStoreOverrides,
   writeTestPlan,
-  type DecisionBasis,
-  type DecisionLineDbRow,
   type TestPlan,
-} from '../db/cache/decisions';
+} from '../db/user/decisions';
+import { storeRateFits } from '../decisions/rate-fits';
+import { writeDecision } from '../decisions/make';
 import { canWriteBackground, clearDecisionNews, decisionNews } from '../db/user/background';
 import { getResults } from '../db/cache/reads';
 import { getStoreRow, listStoreRows } from '../db/cache/stores';
@@ -347,7 +349,9 @@ export function decisionList<Row extends Ordered>(
   needing.sort((a, b) => byStore(a, b) || a.rank - b.rank || byTitle(a.row, b.row));
   // Running tests by days to decision, paused ones after them (they have no forecast). Two tests
   // without days compare as NaN (∞ − ∞), which is falsy: the store and title decide.
-  running.sort((a, b) => a.rank - b.rank || a.days - b.days || byStore(a, b) || byTitle(a.row, b.row));
+  running.sort(
+    (a, b) => a.rank - b.rank || a.days - b.days || byStore(a, b) || byTitle(a.row, b.row),
+  );
   const ordered: Row[] = [];
   for (const keyed of needing) ordered.push(keyed.row);
   for (const keyed of running) ordered.push(keyed.row);

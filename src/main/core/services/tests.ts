@@ -5,7 +5,7 @@ import { problem, ProblemError } from '#shared/problem';
 import { ApiError } from '../api';
 import { getResults, getTestDetail } from '../db/cache/reads';
 import { listTests, testFacets } from '../db/cache/test-list';
-import { upsertResults } from '../db/cache/results';
+import { upsertResults } from '../decisions/results';
 import type { Db } from '../db/types';
 import { storageProblem } from '../db/storage-errors';
 import type { StoreRegistry } from '../stores/registry';

@@ -25,9 +25,9 @@ import {
 } from '../db/user/background';
 import { readSettings } from '../db/user/settings';
 import type { Db, StoreRow } from '../db/types';
-import type { RunChanges, TrackedSyncEngine } from '../decisions/changes';
+import type { RunChanges, Tracked } from '../decisions/changes';
 import { hasSendable } from '../outbox';
-import { isAnotherProcess } from './run';
+import { isAnotherProcess, type SyncEngine } from './run';
 
 /** setTimeout and clearTimeout, injected so tests drive time. */
 export interface BackgroundTimers {
@@ -60,7 +60,7 @@ export const HELD_RETRY_MS = 60_000;
 
 export interface BackgroundSyncDeps {
   db: Db;
-  engine: TrackedSyncEngine;
+  engine: Tracked<SyncEngine>;
   /** The stores, in the user's order. */
   rows(): StoreRow[];
   clock: () => number;

@@ -1,4 +1,5 @@
-// Decisions: one call per test on its goal (decide.ts), its looks (looks.ts), the error budget behind
+// Decisions: one call per test on its goal (decide.ts; what it is made from in facts.ts, the call once the
+// looks are walked in settle.ts, its words in call-words.ts), its looks (looks.ts), the error budget behind
 // them (sequential.ts), what the figures say beyond the call (forecast.ts, forward.ts), guardrails and
 // fading lifts, the rate readings learnt per store (rate-readings.ts), and the planner for tests not
 // launched yet.

@@ -1,24 +1,13 @@
-// Writes of results: one test's results replaced whole, with the figures the list sorts on, the
-// data-quality alerts and the decision on its goal copied to the test, and the rate readings they fit.
-import { Test, TestResults } from '#shared/api/index';
-import type { Decision } from '#shared/domain/decisions/index';
-import { testAlerts } from '#shared/domain/statistics/index';
-import { factsRow, writeFacts, type FactsRow } from './decision-facts';
-import {
-  decisionKey,
-  makeDecision,
-  rateFitsOf,
-  readTestPlan,
-  storeBasis,
-  storeDecision,
-  writeRateFits,
-  type DecisionBasis,
-  type TestPlan,
-} from './decisions';
+// Writes of results as rows: one test's results replaced whole (results, results_raw), with the figures
+// the list sorts on, the data-quality alerts and the call copied to the test, the facts and rate fits
+// beside them; and the reads a sync makes of what is cached. What is written is made by
+// core/decisions/results.ts.
+import type { TestResults } from '#shared/api/index';
+import { storeCall, writeRateFits, type StoredCall } from './decisions';
+import { writeFacts, type FactsRow } from './decision-facts';
 import { clearSetAside } from './set-aside';
 import { statement } from '../statements';
 import type { Db } from '../types';
-import { packJson, toFlag, unpackJson } from '../values';
 
 /** One test's results as a sync writes them. */
 export interface ResultsWrite {
@@ -52,70 +41,18 @@ const SET_ALERTS = `UPDATE tests SET alerts = ?, alert_count = ? WHERE store_id 
 /** The alerts as stored on the test row: a JSON array of codes (one per alert, repeats kept) and their count. */
 export type StoredAlerts = { alerts: string; count: number };
 
-/**
- * The data-quality alerts (shared/domain/statistics) of results for a cached test, as the row stores
- * them, or null when the test's own record cannot be read (then the list shows none rather than guess).
- * `at` is the clock of the missing-days rule: the time the results were fetched.
- */
-export function alertsOf(
-  testRawJson: string,
-  results: TestResults,
-  at: string,
-): StoredAlerts | null {
-  const test = parseTest(testRawJson);
-  return test === null ? null : alertsOfTest(test, results, at);
-}
-
-function parseTest(rawJson: string): Test | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(rawJson);
-  } catch {
-    return null;
-  }
-  const test = Test.safeParse(raw);
-  return test.success ? test.data : null;
-}
-
-function alertsOfTest(test: Test, results: TestResults, at: string): StoredAlerts {
-  const now = Date.parse(at);
-  const codes = testAlerts(test, results, {
-    now: Number.isFinite(now) ? now : Date.now(),
-  }).map((alert) => alert.code);
-  return { alerts: JSON.stringify(codes), count: codes.length };
-}
-
-// ---------- a results write: prepared from the record, then written ----------
-
-/**
- * What a results write needs besides the record: the test's own row (seq and raw JSON; null when the
- * cache has none), the basis and plan of its call, and when the results were fetched (the clock of
- * the alerts' missing-days rule and of the call). Read from the cache when the answer came.
- */
-export type ResultsContext = {
-  test: { seq: number; json: string } | null;
-  basis: DecisionBasis;
-  plan: TestPlan | null;
-  at: string;
-};
-
-export function resultsContext(
+/** A cached test's row: its seq and raw JSON, or null when the cache has none. */
+export function readTestRaw(
   db: Db,
   storeId: string,
   testId: string,
-  at: string,
-): ResultsContext {
+): { seq: number; json: string } | null {
   const row = statement<{ seq: number; rawJson: string }>(db, SELECT_TEST_RAW).get(storeId, testId);
-  return {
-    test: row ? { seq: row.seq, json: row.rawJson } : null,
-    basis: storeBasis(db, storeId),
-    plan: readTestPlan(db, storeId, testId),
-    at,
-  };
+  return row ? { seq: row.seq, json: row.rawJson } : null;
 }
 
 /** The results' figures as the results row keeps them; the list's are copied from them to the test's row. */
-type ResultsFigures = {
+export type ResultsFigures = {
   status: TestResults['status'];
   totalVisitors: TestResults['totalVisitors'];
   controlSplit: TestResults['controlSplit'];
@@ -132,12 +69,8 @@ type ResultsFigures = {
   tierReachedAt: TestResults['lifecycle']['tierReachedAt'];
 };
 
-/**
- * Everything a results write stores, made from the record and its context alone (prepareResults): plain
- * data, so the sync makes it on its decoder thread (sync/decode) and only writes it on its own.
- */
-export type PreparedResults = {
-  context: ResultsContext;
+/** Everything a results write stores, as rows (made by core/decisions/results.ts). */
+export type ResultsRows = {
   figures: ResultsFigures;
   /** The record as results_raw keeps it (packJson). */
   packed: Uint8Array;
@@ -145,99 +78,17 @@ export type PreparedResults = {
   rateFits: string;
   /** Null when the test's record cannot be read (the list then shows none rather than guess). */
   alerts: StoredAlerts | null;
-  /** The call and its key; null when the cache has no row for the test. */
-  decision: { decision: Decision | null; key: string } | null;
+  /** The call written on the test's row; null when the cache has no row for the test. */
+  call: { seq: number; call: StoredCall | null; key: string; at: string } | null;
   /** Null when the test's record cannot be read: its facts are left as they were. */
   facts: FactsRow | null;
 };
 
-/** Prepares the write of `results` (already valid) in `context`: no I/O, the same on any thread. */
-export function prepareResults(results: TestResults, context: ResultsContext): PreparedResults {
-  return prepared(results, packJson(results), context);
-}
-
-function prepared(
-  results: TestResults,
-  packed: Uint8Array,
-  context: ResultsContext,
-): PreparedResults {
-  const { lifecycle } = results;
-  const test = context.test ? parseTest(context.test.json) : null;
-  const made = context.test ? makeDecision(test, results, context.basis, context.plan) : null;
-  return {
-    context,
-    figures: {
-      status: results.status,
-      totalVisitors: results.totalVisitors,
-      controlSplit: results.controlSplit,
-      variantSplit: results.variantSplit,
-      winner: results.winner,
-      lift: results.lift,
-      changeRevenue: results.changeRevenue,
-      controlProbabilityWin: results.controlProbabilityWin,
-      variantProbabilityWin: results.variantProbabilityWin,
-      tier: lifecycle.tier,
-      leadingVariant: lifecycle.leadingVariant,
-      probabilityToWin: lifecycle.probabilityToWin,
-      notYetStable: toFlag(lifecycle.notYetStable),
-      tierReachedAt: lifecycle.tierReachedAt,
-    },
-    packed,
-    reviewParts: reviewParts(results),
-    rateFits: JSON.stringify(rateFitsOf(results)),
-    alerts: test ? alertsOfTest(test, results, context.at) : null,
-    decision: made && { decision: made.decision, key: made.key },
-    facts: test && context.test ? factsRow(context.test.json, made?.data ?? null) : null,
-  };
-}
-
-/**
- * What the review memory compares of results (review/snapshots.ts readParts), as JSON: the visitors of
- * each side and the tier of each goal, in the shape SQL once extracted from the raw record
- * (json_extract of '$.control.visitors', '$.variant.visitors', '$.lifecycleByGoal'), each goal's
- * lifecycle cut to its tier.
- */
-function reviewParts(results: TestResults): string {
-  const tiers: Record<string, { tier: string }> = {};
-  for (const [goal, lifecycle] of Object.entries(results.lifecycleByGoal))
-    tiers[goal] = { tier: lifecycle.tier };
-  return JSON.stringify([results.control.visitors, results.variant.visitors, tiers]);
-}
-
-/** Replaces a test's cached results (deleting cascades to the old raw JSON: nothing of them lingers). */
-export function upsertResults(db: Db, write: ResultsWrite): void {
-  const { storeId, testId } = write;
-  db.transaction(() => {
-    const context = resultsContext(db, storeId, testId, write.fetchedAt);
-    writePrepared(db, write, prepareResults(write.results, context));
-  }).immediate();
-}
-
 /** How a prepared write is placed: the results' identity and basis, without the record (it is in `ready`). */
 export type PreparedWrite = Omit<ResultsWrite, 'results'>;
 
-/**
- * Writes results prepared elsewhere (the sync's decoder thread) from a context read when the answer
- * came. Should the test's record, its plan or the settings have changed since, the derived parts are
- * made again here from the packed record, so what is written is always what upsertResults would write.
- */
-export function writePreparedResults(db: Db, write: PreparedWrite, ready: PreparedResults): void {
-  const { storeId, testId } = write;
-  db.transaction(() => {
-    const now = resultsContext(db, storeId, testId, ready.context.at);
-    const then = ready.context;
-    const same =
-      now.test?.seq === then.test?.seq &&
-      now.test?.json === then.test?.json &&
-      (now.test === null || decisionKey(now.basis, now.plan) === ready.decision?.key);
-    const current = same
-      ? ready
-      : prepared(TestResults.parse(JSON.parse(unpackJson(ready.packed))), ready.packed, now);
-    writePrepared(db, write, current);
-  }).immediate();
-}
-
-function writePrepared(db: Db, write: PreparedWrite, ready: PreparedResults): void {
+/** Writes a test's results and what is made of them (deleting cascades to the old raw JSON: nothing of them lingers). */
+export function writeResultsRows(db: Db, write: PreparedWrite, ready: ResultsRows): void {
   const { storeId, testId } = write;
   const f = ready.figures;
   statement(db, DELETE_RESULTS).run(storeId, testId);
@@ -275,9 +126,7 @@ function writePrepared(db: Db, write: PreparedWrite, ready: PreparedResults): vo
     storeId,
     testId,
   );
-  const test = ready.context.test;
-  if (test && ready.decision)
-    storeDecision(db, test.seq, ready.decision.decision, ready.decision.key, ready.context.at);
+  if (ready.call) storeCall(db, ready.call.seq, ready.call.call, ready.call.key, ready.call.at);
   if (ready.facts) writeFacts(db, storeId, testId, ready.facts);
   writeRateFits(db, storeId, testId, ready.rateFits);
   clearSetAside(db, storeId, 'results', testId);
@@ -369,9 +218,6 @@ export function cachedResultsOf(
   return new Map(rows.map(({ id, ...basis }) => [id, basis]));
 }
 
-/** Rows the backfill fills per call: a cache of 10,000 tests with results takes ~1 s at most. */
-export const ALERTS_BACKFILL_LIMIT = 20_000;
-
 const ROWS_WITHOUT_ALERTS = `
   SELECT t.store_id AS storeId, t.id AS testId, traw.raw_json AS testJson, rraw.raw_packed AS resultsPacked,
          r.fetched_at AS fetchedAt
@@ -382,38 +228,21 @@ const ROWS_WITHOUT_ALERTS = `
   WHERE t.alerts IS NULL
   LIMIT ?`;
 
-/**
- * Fills the alerts of tests whose results were cached before alerts were stored (migration 7), in one
- * transaction, at most `limit` rows: run once at core start, it costs nothing once every row is filled.
- * A row whose records cannot be read gets an empty list, so it is not read again at every start.
- */
-export function backfillAlerts(db: Db, limit = ALERTS_BACKFILL_LIMIT): number {
-  type Row = {
-    storeId: string;
-    testId: string;
-    testJson: string;
-    resultsPacked: Uint8Array;
-    fetchedAt: string;
-  };
-  return db
-    .transaction(() => {
-      const rows = statement<Row>(db, ROWS_WITHOUT_ALERTS).all(limit);
-      for (const row of rows) {
-        let stored: StoredAlerts | null = null;
-        try {
-          const results = TestResults.safeParse(JSON.parse(unpackJson(row.resultsPacked)));
-          if (results.success) stored = alertsOf(row.testJson, results.data, row.fetchedAt);
-        } catch {
-          stored = null;
-        }
-        statement(db, SET_ALERTS).run(
-          stored?.alerts ?? '[]',
-          stored?.count ?? 0,
-          row.storeId,
-          row.testId,
-        );
-      }
-      return rows.length;
-    })
-    .immediate();
+/** A cached result whose test has no alerts yet (cached before alerts were stored, migration 7). */
+export type RowWithoutAlerts = {
+  storeId: string;
+  testId: string;
+  testJson: string;
+  resultsPacked: Uint8Array;
+  fetchedAt: string;
+};
+
+/** Up to `limit` cached results whose test has no alerts yet. */
+export function rowsWithoutAlerts(db: Db, limit: number): RowWithoutAlerts[] {
+  return statement<RowWithoutAlerts>(db, ROWS_WITHOUT_ALERTS).all(limit);
+}
+
+/** Writes a test's alerts. */
+export function writeAlerts(db: Db, storeId: string, testId: string, alerts: StoredAlerts): void {
+  statement(db, SET_ALERTS).run(alerts.alerts, alerts.count, storeId, testId);
 }

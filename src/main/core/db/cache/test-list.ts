@@ -4,7 +4,7 @@ import { TEST_STATUSES } from '#shared/api/index';
 import { DecisionCall, TestSortKey } from '#shared/contract/index';
 import type { Facets, TestFilter, TestListInput, TestPage, TestRow } from '#shared/contract/index';
 import { problem } from '#shared/problem';
-import { CALL_ORDER } from './decisions';
+import { CALL_ORDER } from '#shared/contract/decisions';
 import { memoized } from './memo';
 import { statement } from '../statements';
 import type { Db } from '../types';

@@ -2,7 +2,7 @@
 // (user.background_sync), and the calls syncs changed that the user has not looked at (user.decision_news).
 import { BackgroundSync } from '#shared/contract/settings';
 import type { DecisionNews } from '#shared/contract/decisions';
-import type { DecisionCall } from '#shared/domain/decisions/index';
+import type { DecisionCall } from '#shared/contract/decisions';
 import { schemaVersion } from '../cache/migrations';
 import { statement } from '../statements';
 import type { Db } from '../types';

@@ -8,7 +8,7 @@
 // follows, is read in place, by the same function on the same text.
 import { Worker } from 'node:worker_threads';
 import type { Decoded } from '../../api';
-import type { PreparedResults, ResultsContext } from '../../db/cache/results';
+import type { PreparedResults, ResultsContext } from '../../decisions/results';
 import { idleTimer } from '../../idle-timer';
 import { readResults, type ReadResults } from './read-results';
 

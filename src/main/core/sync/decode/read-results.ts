@@ -1,10 +1,10 @@
-// Reading a results answer: its text to a prepared cache write (db/cache/results.ts prepareResults),
+// Reading a results answer: its text to a prepared cache write (decisions/results.ts prepareResults),
 // with the client's own verdicts (api/client.ts getResults): not JSON, or JSON that is not results.
 // No I/O, so it runs the same on the decoder thread (worker.ts) and in place.
 import { TestResults } from '#shared/api/index';
 import { summarizeIssues } from '#shared/validation';
 import type { Decoded } from '../../api';
-import { prepareResults, type PreparedResults, type ResultsContext } from '../../db/cache/results';
+import { prepareResults, type PreparedResults, type ResultsContext } from '../../decisions/results';
 
 /** A prepared write without its context: the thread that asked holds the context already. */
 export type ReadResults = Omit<PreparedResults, 'context'>;

@@ -8,11 +8,13 @@ import {
   cachedResultsOf,
   resultsCandidates,
   resultsCandidatesOf,
+  type ResultsCandidate,
+} from '../../db/cache/results';
+import {
   resultsContext,
   writePreparedResults,
   type PreparedResults,
-  type ResultsCandidate,
-} from '../../db/cache/results';
+} from '../../decisions/results';
 import type { Db } from '../../db/types';
 import { inPlaceDecoder, type ResultsDecoder } from '../decode/decoder';
 import { isRunFatal } from '../outcome';

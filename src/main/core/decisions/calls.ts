@@ -1,30 +1,27 @@
-// A test's call made from the facts kept beside its results, and the call as the cache keeps it. Pure, no
-// I/O: the refresh makes these on the calls threads (core/decisions/call-threads.ts) or in place, and
-// the writer stores what comes back (db/cache/decisions.ts).
+// Where a test's call is made (callFor: the one place, pure, no I/O), and the call as the cache keeps it.
+// The sync's results write (results.ts), the refresh (makeCall here, from the facts kept beside the
+// results, on the calls thread or in place; from the results in stale.ts) and a plan's change (make.ts)
+// all make it here; the writer stores what comes back (db/cache/decisions.ts).
 import {
   decideFrom,
   type Decision,
-  type DecisionCall,
   type DecisionChoice,
+  type DecisionData,
 } from '#shared/domain/decisions/index';
-import { parseFacts } from './decision-facts';
-
-/** A call as a test's row and tests_decision keep it: its columns, and the whole call as JSON. */
-export type StoredCall = {
-  call: DecisionCall;
-  words: string;
-  reason: string;
-  daysToDecision: number | null;
-  goalLift: number | null;
-  goalPWin: number | null;
-  basis: string;
-  decisionDate: string | null;
-  json: string;
-};
+import type { StoredCall } from '../db/cache/decisions';
+import { parseFacts } from './facts';
 
 /** SQLite has no NaN or infinity (better-sqlite3 would store NaN as NULL anyway): say so. */
 function finite(value: number | null | undefined): number | null {
   return value !== null && value !== undefined && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * A test's call: made from its facts (decisionFacts: nothing a setting changes) with the settings and
+ * plan in effect for it (basis.ts decisionInput). Throws what the engine throws.
+ */
+export function callFor(data: DecisionData, choice: DecisionChoice): Decision {
+  return decideFrom(data, choice);
 }
 
 export function storedCall(decision: Decision): StoredCall {
@@ -57,7 +54,7 @@ export function makeCall(job: CallJob): CallAnswer {
   const data = parseFacts(job.facts, job.days);
   if (data === undefined) return { seq: job.seq, kind: 'unreadable' };
   try {
-    return { seq: job.seq, kind: 'made', call: storedCall(decideFrom(data, job.choice)) };
+    return { seq: job.seq, kind: 'made', call: storedCall(callFor(data, job.choice)) };
   } catch (error) {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     return { seq: job.seq, kind: 'failed', error: text };
