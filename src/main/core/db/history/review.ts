@@ -1,5 +1,5 @@
 // Reads and writes of the review memory in the user's file: each test's last seen state, snapshots, review marks.
-import { DRIFT_FIELDS } from '#core/review/state';
+import { DRIFT_FIELDS } from '#shared/domain/tracked-fields';
 import { statement } from '../statements';
 import type { Db } from '../types';
 
