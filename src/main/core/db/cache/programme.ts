@@ -4,7 +4,7 @@
 import type { TestFilter } from '#shared/contract/index';
 import { statement } from '../statements';
 import type { Db } from '../types';
-import { filterWhere, whereSql } from './test-list';
+import { filterWhere, whereSql } from './test-filter';
 
 /** A concluded test as Learnings reads it: its row's columns and the call kept on it. */
 export type ConcludedRow = {

@@ -5,7 +5,7 @@ import type { TestFilter } from '#shared/contract/index';
 import { read } from '../sql';
 import { statement } from '../statements';
 import type { Db } from '../types';
-import { filterWhere, whereSql, type Where } from './test-list';
+import { filterWhere, whereSql, type Where } from './test-filter';
 
 /** A test with its raw JSON, its kept call and (when asked) its packed raw results. */
 export type ScopedPackedRow = {
