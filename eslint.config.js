@@ -112,8 +112,7 @@ const INNER = [
       'src/shared/domain/decisions',
       'src/shared/domain/statistics',
     ],
-    // db/history/review.ts → review/state (DRIFT_FIELDS) goes with issue 45's typed SQL (h45b).
-    except: [{ file: 'src/main/core/db/history/review.ts', target: 'src/main/core/review/state' }],
+    except: [],
     why: 'src/main/core/db only stores: it may not import core/decisions, core/review, core/sync nor the decision or statistics engine (types from src/shared/contract)',
   },
 ];
@@ -128,6 +127,45 @@ const LITERAL_ONLY = new Set([
   'core',
   'team-server',
 ]);
+
+const IMMEDIATE_MESSAGE =
+  'Begin a transaction with .immediate(): a deferred one that reads first fails at once with "database is locked" beside another process\'s write.';
+const IMMEDIATE_TRANSACTIONS = [
+  {
+    selector:
+      "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+    message: IMMEDIATE_MESSAGE,
+  },
+  {
+    selector:
+      "MemberExpression[object.type='CallExpression'][object.callee.property.name='transaction'][property.name=/^(default|deferred)$/]",
+    message: IMMEDIATE_MESSAGE,
+  },
+];
+
+// SQL lives in src/main/core/db, one module per table, each statement typed once (db/sql.ts): a string
+// or template that starts as a statement does is refused anywhere else. The team server keeps its own.
+const SQL_START =
+  '/^\\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|WITH|DROP|ALTER|ATTACH|DETACH|PRAGMA|BEGIN|ROLLBACK|VACUUM)(\\s|$)/';
+const SQL_MESSAGE =
+  'SQL belongs in src/main/core/db (a module per table, typed with db/sql.ts read/write): call a function of that module instead.';
+const SQL_IN_DB = [
+  { selector: `Literal[value=${SQL_START}]`, message: SQL_MESSAGE },
+  {
+    selector: `TemplateLiteral > TemplateElement:first-child[value.raw=${SQL_START}]`,
+    message: SQL_MESSAGE,
+  },
+];
+const SQL_HOMES = ['src/main/core/db/**', 'src/team-server/**'];
+// TODO(issue 45, item 4): files whose SQL other engineers are moving into db at the same time (h45a: the
+// decisions; h45c: the outbox). The lead removes each from this list as its branch is merged.
+const SQL_NOT_YET_IN_DB = [
+  'src/main/core/decisions/changes.ts',
+  'src/main/core/decisions/store-traffic.ts',
+  'src/main/core/services/decisions.ts',
+  'src/main/core/outbox/store.ts',
+  'src/main/core/outbox/local-copies.ts',
+];
 
 const ROOT = import.meta.dirname;
 // package.json's "imports": the aliases every layer uses instead of climbing folders (Node, tsx, Vite and
@@ -333,24 +371,21 @@ export default tseslint.config(
     // "database is locked" when another process committed in between: SQLite calls no busy handler then.
     // A backup's and a restore's own files (the copy, the staged files) are this process's alone.
     files: ['src/main/**'],
-    ignores: ['src/main/core/backup/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
-          message:
-            'Begin a transaction with .immediate(): a deferred one that reads first fails at once with "database is locked" beside another process\'s write.',
-        },
-        {
-          selector:
-            "MemberExpression[object.type='CallExpression'][object.callee.property.name='transaction'][property.name=/^(default|deferred)$/]",
-          message:
-            'Begin a transaction with .immediate(): a deferred one that reads first fails at once with "database is locked" beside another process\'s write.',
-        },
-      ],
-    },
+    ignores: ['src/main/core/backup/**', ...SQL_HOMES, ...SQL_NOT_YET_IN_DB],
+    rules: { 'no-restricted-syntax': ['error', ...IMMEDIATE_TRANSACTIONS, ...SQL_IN_DB] },
+  },
+  {
+    files: ['src/main/core/db/**', ...SQL_NOT_YET_IN_DB],
+    rules: { 'no-restricted-syntax': ['error', ...IMMEDIATE_TRANSACTIONS] },
+  },
+  {
+    files: ['src/main/core/backup/**'],
+    rules: { 'no-restricted-syntax': ['error', ...SQL_IN_DB] },
+  },
+  {
+    files: ['src/**'],
+    ignores: ['src/main/**', ...SQL_HOMES],
+    rules: { 'no-restricted-syntax': ['error', ...SQL_IN_DB] },
   },
   {
     files: ['src/**'],

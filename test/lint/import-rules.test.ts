@@ -461,3 +461,54 @@ describe('layer import rules', () => {
     expect(layer).toEqual([]);
   });
 });
+
+// SQL lives in src/main/core/db (issue 45 item 4): a statement written anywhere else in src is refused.
+describe('SQL stays in core/db', () => {
+  const SQL_RULE = 'no-restricted-syntax';
+  const sqlMessages = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    const messages = result?.messages ?? [];
+    expect(messages.filter((m) => m.fatal)).toEqual([]);
+    return messages.filter((m) => m.ruleId === SQL_RULE).map((m) => m.message);
+  };
+  const QUERY = [
+    `export const a = 'SELECT id FROM tests WHERE store_id = ?';`,
+    'export const b = `\n  INSERT INTO notes (body) VALUES (${1})`;',
+    `export const c = "DELETE FROM notes";`,
+    `export const d = 'ROLLBACK';`,
+  ].join('\n');
+
+  it.each([
+    ['the core outside db', 'src/main/core/reports/__lint_probe.ts'],
+    ['the backup module', 'src/main/core/backup/__lint_probe.ts'],
+    ['a host', 'src/main/hosts/cli/__lint_probe.ts'],
+    ['the renderer', RENDERER_LIB],
+    ['shared', SHARED],
+  ])('reports SQL written in %s', async (_where, file) => {
+    const messages = await sqlMessages(file, QUERY);
+    expect(messages).toHaveLength(4);
+    expect(messages[0]).toContain('src/main/core/db');
+  });
+
+  it.each([
+    ['a db module', 'src/main/core/db/cache/__lint_probe.ts'],
+    ['the team server', TEAM_SERVER],
+    ['a test', 'test/lint/__lint_probe.ts'],
+  ])('allows SQL in %s', async (_where, file) => {
+    expect(await sqlMessages(file, QUERY)).toEqual([]);
+  });
+
+  it('leaves words that only look like SQL alone', async () => {
+    const prose = [
+      `export const a = 'Create tag';`,
+      'export const b = `with only ${2} orders`;',
+      `export const c = 'Selected: 3';`,
+    ].join('\n');
+    expect(await sqlMessages('src/main/core/reports/__lint_probe.ts', prose)).toEqual([]);
+  });
+
+  it('still holds a db module to IMMEDIATE transactions', async () => {
+    const code = `declare const db: { transaction(f: () => void): () => void };\ndb.transaction(() => undefined)();`;
+    expect(await sqlMessages('src/main/core/db/cache/__lint_probe.ts', code)).toHaveLength(1);
+  });
+});

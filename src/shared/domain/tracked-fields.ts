@@ -17,3 +17,11 @@ export const METADATA_FIELD_LABELS: Readonly<Record<string, string>> = {
   startAt: 'Start',
   endAt: 'End',
 };
+
+/** Changes that are only the running figures moving: thinned with age (db/history thinDriftSnapshots). */
+export const DRIFT_FIELDS = [
+  'visitorsControl',
+  'visitorsVariant',
+  'lift',
+  'probabilityToWin',
+] as const;

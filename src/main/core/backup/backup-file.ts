@@ -18,6 +18,17 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { problem, type ProblemError } from '#shared/problem';
 import type { Db, StoreRow } from '../db/types';
+import {
+  backupCounts,
+  backupStores,
+  dropObject,
+  hasTable,
+  ownObjects,
+  readLabelRow,
+  vacuum,
+  writeLabel,
+  type BackupLabel,
+} from '../db/user/backup';
 import { USER_DATA_MIGRATIONS } from '../db/user/migrations/migrations';
 import {
   checkOlderStoreList,
@@ -82,16 +93,6 @@ const STORES_COLUMNS = [
   'position',
 ] as const;
 
-const LABEL_SQL = `
-CREATE TABLE ${LABEL_TABLE} (
-  format         TEXT NOT NULL,
-  format_version INTEGER NOT NULL,
-  created_at     TEXT NOT NULL,
-  app_version    TEXT NOT NULL,
-  schema_version INTEGER NOT NULL,
-  digest         TEXT NOT NULL
-) STRICT;`;
-
 /** A file's bytes on disk before it is renamed into place, so a power cut never leaves half of it. */
 export function flush(file: string): void {
   const fd = openSync(file, 'r+');
@@ -108,18 +109,14 @@ export function flush(file: string): void {
  */
 function dropForeign(copy: Database.Database, version: number): boolean {
   const shape = userShape(version);
-  const objects = copy
-    .prepare(`SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`)
-    .all() as { type: string; name: string }[];
-  const foreign = objects.filter(
+  const foreign = ownObjects(copy).filter(
     (o) =>
       (o.type === 'table' && !shape.tables.has(o.name)) ||
       (o.type === 'index' && !shape.indexes.has(o.name)) ||
       o.type === 'trigger' ||
       o.type === 'view',
   );
-  for (const object of foreign)
-    copy.exec(`DROP ${object.type.toUpperCase()} IF EXISTS "${object.name.replaceAll('"', '""')}"`);
+  for (const object of foreign) dropObject(copy, object);
   return foreign.length > 0;
 }
 
@@ -148,7 +145,7 @@ export async function writeBackup(
       copy.pragma('journal_mode = DELETE');
       const schemaVersion = Number(copy.pragma('user_version', { simple: true }));
       // Nothing foreign rides along, not even in the free pages a DROP leaves.
-      if (dropForeign(copy, schemaVersion)) copy.exec('VACUUM');
+      if (dropForeign(copy, schemaVersion)) vacuum(copy);
       try {
         checkRows(copy, schemaVersion);
       } catch (error) {
@@ -162,17 +159,14 @@ export async function writeBackup(
         throw error;
       }
       const digest = contentDigest(copy, schemaVersion);
-      copy.exec(LABEL_SQL);
-      copy
-        .prepare(`INSERT INTO ${LABEL_TABLE} VALUES (?, ?, ?, ?, ?, ?)`)
-        .run(
-          BACKUP_FORMAT,
-          BACKUP_FORMAT_VERSION,
-          label.now.toISOString(),
-          label.appVersion,
-          schemaVersion,
-          digest,
-        );
+      writeLabel(copy, LABEL_TABLE, {
+        format: BACKUP_FORMAT,
+        formatVersion: BACKUP_FORMAT_VERSION,
+        createdAt: label.now.toISOString(),
+        appVersion: label.appVersion,
+        schemaVersion,
+        digest,
+      });
       const check = copy.pragma('integrity_check', { simple: true });
       if (check !== 'ok') throw new Error(`The copy failed its integrity check: ${String(check)}`);
     } finally {
@@ -186,20 +180,6 @@ export async function writeBackup(
   }
   // Checked whole before it was given its name: read back for what it holds.
   return readBackup(out, 'written');
-}
-
-/** Whether `name` is a table of `db`. */
-function hasTable(db: Database.Database, name: string): boolean {
-  return (
-    db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !==
-    undefined
-  );
-}
-
-function count(db: Database.Database, sql: string, table: string): number {
-  if (!hasTable(db, table)) return 0;
-  const row = db.prepare(sql).get() as { n: number } | undefined;
-  return row?.n ?? 0;
 }
 
 const NOT_A_BACKUP = (file: string, why: string) =>
@@ -247,14 +227,7 @@ function requireFile(file: string): void {
     );
 }
 
-type Label = {
-  format: string;
-  formatVersion: number;
-  createdAt: string;
-  appVersion: string;
-  schemaVersion: number;
-  digest: string | null;
-};
+type Label = BackupLabel;
 
 /**
  * How much readBackup checks: everything (`all`, what inspecting a backup says); all but the digest
@@ -308,29 +281,15 @@ export function readBackup(file: string, checks: BackupChecks = 'all'): BackupIn
       label.digest !== contentDigest(db, schemaVersion)
     )
       throw digestMismatch(file);
-    const stores = db
-      .prepare(
-        `SELECT id, name, base_url AS baseUrl, kind, key_storage AS keyStorage,
-                created_at AS createdAt, position FROM ${listed ? 'stores' : STORES_TABLE}
-         ORDER BY position, created_at, id`,
-      )
-      .all() as BackupStore[];
+    // The table's CHECK constraints (and checkOlderStoreList for format 1) hold kind and key storage.
+    const stores = backupStores(db, listed ? 'stores' : STORES_TABLE) as BackupStore[];
     return {
       file,
       createdAt: label.createdAt,
       appVersion: label.appVersion,
       schemaVersion,
       stores,
-      counts: {
-        pendingEdits: count(
-          db,
-          `SELECT count(*) AS n FROM (SELECT DISTINCT store_id, kind, record_id FROM outbox)`,
-          'outbox',
-        ),
-        notes: count(db, `SELECT count(*) AS n FROM notes`, 'notes'),
-        annotations: count(db, `SELECT count(*) AS n FROM store_annotations`, 'store_annotations'),
-        takeaways: count(db, `SELECT count(*) AS n FROM takeaways`, 'takeaways'),
-      },
+      counts: backupCounts(db),
       bytes: statSync(file).size,
       digest: label.formatVersion >= 2 ? label.digest : null,
     };
@@ -355,16 +314,7 @@ function integrityCheck(db: Database.Database, file: string): void {
 function readLabel(db: Database.Database, file: string): Label {
   if (!hasTable(db, LABEL_TABLE))
     throw NOT_A_BACKUP(file, 'is a SQLite database without the label a backup carries');
-  const hasDigest =
-    db.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = 'digest'`).get(LABEL_TABLE) !==
-    undefined;
-  const label = db
-    .prepare(
-      `SELECT format, format_version AS formatVersion, created_at AS createdAt,
-              app_version AS appVersion, schema_version AS schemaVersion,
-              ${hasDigest ? 'digest' : 'NULL'} AS digest FROM ${LABEL_TABLE}`,
-    )
-    .get() as Label | undefined;
+  const label = readLabelRow(db, LABEL_TABLE);
   if (!label || label.format !== BACKUP_FORMAT)
     throw NOT_A_BACKUP(file, 'is a SQLite database without the label a backup carries');
   if (label.formatVersion >= 2 && typeof label.digest !== 'string') throw digestMismatch(file);

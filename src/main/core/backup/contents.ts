@@ -19,11 +19,22 @@ import { edits } from '#shared/contract/edits';
 import { summarizeIssues } from '#shared/validation';
 import { DEFAULT_MAX_BYTES } from '../api/client';
 import { migrate } from '../db/cache/migrations';
+import {
+  attach,
+  longestValues,
+  olderStoreListLengths,
+  outboxCheckRows,
+  schemaObjects,
+  tableColumns,
+  tableRowsInKeyOrder,
+  unreadableJsonCount,
+  type ColumnShape,
+} from '../db/user/backup';
 import { USER_DATA_MIGRATIONS } from '../db/user/migrations/migrations';
 
 /** A table's columns as SQLite reports them (pragma table_xinfo), and its key in order. */
 export type TableShape = {
-  columns: { name: string; type: string; notnull: number; pk: number }[];
+  columns: ColumnShape[];
   key: string[];
 };
 
@@ -32,16 +43,10 @@ export type UserShape = { tables: Map<string, TableShape>; indexes: Set<string> 
 
 /** The schema a database holds under `schema`: its tables (SQLite's own left out) and its other objects. */
 function readShape(db: Database.Database, schema: string) {
-  const objects = db
-    .prepare(`SELECT type, name FROM "${schema}".sqlite_master ORDER BY type, name`)
-    .all() as { type: string; name: string }[];
+  const objects = schemaObjects(db, schema);
   const tables = new Map<string, TableShape>();
   for (const { name } of objects.filter((o) => o.type === 'table' && !isInternal(o.name))) {
-    const columns = db
-      .prepare(
-        `SELECT name, upper(type) AS type, "notnull" AS "notnull", pk FROM pragma_table_xinfo(?, ?) ORDER BY cid`,
-      )
-      .all(name, schema) as TableShape['columns'];
+    const columns = tableColumns(db, schema, name);
     const key = columns
       .filter((c) => c.pk > 0)
       .sort((a, b) => a.pk - b.pk)
@@ -64,7 +69,7 @@ export function userShape(version: number): UserShape {
   if (known) return known;
   const db = new Database(':memory:');
   try {
-    db.exec(`ATTACH DATABASE ':memory:' AS user`);
+    attach(db, ':memory:', 'user');
     migrate(db, USER_DATA_MIGRATIONS.slice(0, version), 'user');
     const { tables, objects } = readShape(db, 'user');
     const shape: UserShape = {
@@ -166,11 +171,12 @@ export function checkRows(db: Database.Database, version: number, schema = 'main
   for (const [table, { columns }] of shape.tables) {
     const sized = columns.filter((c) => c.type === 'TEXT' || c.type === 'BLOB' || c.type === 'ANY');
     if (sized.length > 0) {
-      const longest = db
-        .prepare(
-          `SELECT ${sized.map((c, i) => `max(length("${c.name}")) AS c${i}`).join(', ')} FROM "${schema}"."${table}"`,
-        )
-        .get() as Record<string, number | null>;
+      const longest = longestValues(
+        db,
+        schema,
+        table,
+        sized.map((c) => c.name),
+      );
       sized.forEach((column, i) => {
         const length = longest[`c${i}`] ?? 0;
         const limit = LIMITS.find((l) => l.table === table && l.column === column.name);
@@ -187,13 +193,9 @@ export function checkRows(db: Database.Database, version: number, schema = 'main
       .map((c) => c.name)
       .filter((name) => name.endsWith('_json') || (JSON_COLUMNS[table] ?? []).includes(name));
     for (const column of json) {
-      const bad = db
-        .prepare(
-          `SELECT count(*) AS n FROM "${schema}"."${table}" WHERE "${column}" IS NOT NULL AND NOT json_valid("${column}")`,
-        )
-        .get() as { n: number };
-      if (bad.n > 0)
-        throw new UnfitBackup(`holds ${count(bad.n)} unreadable value(s) in ${table}.${column}`);
+      const bad = unreadableJsonCount(db, schema, table, column);
+      if (bad > 0)
+        throw new UnfitBackup(`holds ${count(bad)} unreadable value(s) in ${table}.${column}`);
     }
   }
   if (shape.tables.has('outbox')) checkOutbox(db, schema);
@@ -205,14 +207,11 @@ export function checkRows(db: Database.Database, version: number, schema = 'main
  */
 export function checkOlderStoreList(db: Database.Database, table: string): void {
   const limits = LIMITS.filter((l) => l.table === 'stores');
-  const longest = db
-    .prepare(
-      `SELECT ${limits.map((l, i) => `max(length("${l.column}")) AS c${i}`).join(', ')},
-              max(length(id)) AS id,
-              sum(kind NOT IN ('api', 'demo') OR key_storage NOT IN ('keychain', 'session', 'none')) AS odd
-       FROM "${table}"`,
-    )
-    .get() as Record<string, number | null>;
+  const longest = olderStoreListLengths(
+    db,
+    table,
+    limits.map((l) => l.column),
+  );
   limits.forEach((limit, i) => {
     const length = longest[`c${i}`] ?? 0;
     if (length > limit.max)
@@ -234,22 +233,10 @@ const BODIES = {
 } as const;
 
 function checkOutbox(db: Database.Database, schema: string): void {
-  const rows = db
-    .prepare(
-      `SELECT seq, kind, changes_json AS changes, json_type(changes_json) AS changesType,
-              json_type(base_json) AS baseType FROM "${schema}".outbox ORDER BY seq`,
-    )
-    .iterate() as IterableIterator<{
-    seq: number;
-    kind: keyof typeof BODIES;
-    changes: string;
-    changesType: string | null;
-    baseType: string | null;
-  }>;
-  for (const row of rows) {
+  for (const row of outboxCheckRows(db, schema)) {
     if (row.changesType !== 'object' || row.baseType !== 'object')
       throw new UnfitBackup(`holds an unsent edit (${row.seq}) that is not one Splitbook makes`);
-    const schema = BODIES[row.kind];
+    const schema = BODIES[row.kind as keyof typeof BODIES];
     const parsed = schema.safeParse(JSON.parse(row.changes));
     if (!parsed.success)
       throw new UnfitBackup(
@@ -295,13 +282,13 @@ export function contentDigest(db: Database.Database, version: number, schema = '
   const tables = [...userShape(version).tables].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [table, { columns, key }] of tables) {
     add(`T${encode(table)}${columns.map((c) => encode(c.name)).join('')}`);
-    const names = columns.map((c) => `"${c.name}"`).join(', ');
-    const order = key.length > 0 ? key.map((k) => `"${k}"`).join(', ') : 'rowid';
-    const rows = db
-      .prepare(`SELECT ${names} FROM "${schema}"."${table}" ORDER BY ${order}`)
-      .raw(true)
-      .safeIntegers(true)
-      .iterate() as IterableIterator<unknown[]>;
+    const rows = tableRowsInKeyOrder(
+      db,
+      schema,
+      table,
+      columns.map((c) => c.name),
+      key,
+    );
     for (const row of rows) {
       let line = 'R';
       for (const value of row) line += encode(value);

@@ -27,6 +27,10 @@ import {
   type Recovery,
 } from './journal';
 import { takeFolderAlone } from './folder-lock';
+import { attach, carryCounters, copyTableRows, detach } from '../db/user/backup';
+
+/** A restore copies the backup's rows (attached as backup) into the new user file (attached as user). */
+const BACKUP_TO_USER = { from: 'backup', to: 'user' } as const;
 
 /** What a restore did: the backup it put in place, where the files it replaced are kept, the stores it left out. */
 export type RestoreSummary = BackupInfo & {
@@ -65,18 +69,20 @@ function buildUserFile(info: BackupInfo, target: string): void {
   const db = new Database(':memory:');
   try {
     db.pragma('trusted_schema = OFF');
-    db.prepare('ATTACH DATABASE ? AS user').run(target);
+    attach(db, target, 'user');
     migrate(db, USER_DATA_MIGRATIONS.slice(0, info.schemaVersion), 'user');
     chmodSync(target, FILE_MODE);
-    db.prepare('ATTACH DATABASE ? AS backup').run(info.file);
+    attach(db, info.file, 'backup');
     const shape = userShape(info.schemaVersion);
     db.transaction(() => {
       for (const [table, { columns, key }] of shape.tables) {
-        const names = columns.map((c) => `"${c.name}"`).join(', ');
-        const order = key.length > 0 ? key.map((k) => `"${k}"`).join(', ') : 'rowid';
         try {
-          db.exec(
-            `INSERT INTO user."${table}" (${names}) SELECT ${names} FROM backup."${table}" ORDER BY ${order}`,
+          copyTableRows(
+            db,
+            table,
+            columns.map((c) => c.name),
+            key,
+            BACKUP_TO_USER,
           );
         } catch (error) {
           if (isConstraint(error))
@@ -84,29 +90,7 @@ function buildUserFile(info: BackupInfo, target: string): void {
           throw error;
         }
       }
-      const counters = db
-        .prepare(
-          `SELECT 1 FROM backup.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`,
-        )
-        .get();
-      const mine = db
-        .prepare(
-          `SELECT 1 FROM user.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`,
-        )
-        .get();
-      if (counters !== undefined && mine !== undefined) {
-        const known = JSON.stringify([...shape.tables.keys()]);
-        db.prepare(
-          `UPDATE user.sqlite_sequence AS s SET seq = max(s.seq, b.seq)
-           FROM backup.sqlite_sequence AS b WHERE b.name = s.name AND typeof(b.seq) = 'integer'`,
-        ).run();
-        db.prepare(
-          `INSERT INTO user.sqlite_sequence (name, seq)
-           SELECT b.name, b.seq FROM backup.sqlite_sequence AS b
-           WHERE b.name IN (SELECT value FROM json_each(?)) AND typeof(b.seq) = 'integer'
-             AND b.name NOT IN (SELECT name FROM user.sqlite_sequence)`,
-        ).run(known);
-      }
+      carryCounters(db, [...shape.tables.keys()], BACKUP_TO_USER);
     })();
     // What the restore uses is this copy: its rows are checked, and its digest, not the file's again
     // (which may have changed since it was read).
@@ -118,7 +102,7 @@ function buildUserFile(info: BackupInfo, target: string): void {
     }
     if (info.digest !== null && contentDigest(db, info.schemaVersion, 'user') !== info.digest)
       throw digestMismatch(info.file);
-    db.exec('DETACH DATABASE backup');
+    detach(db, 'backup');
   } finally {
     db.close();
   }

@@ -23,43 +23,16 @@ import { noteKey } from '../db/user/notes';
 import { storeBasis } from '../decisions/basis';
 import type { Db } from '../db/types';
 import { outboxRows } from '../outbox';
-import { statement } from '../db/statements';
-import { filterWhere, whereSql } from '../db/cache/test-list';
+import { backlogRows, type BacklogDbRow } from '../db/cache/programme';
 import { plannerAt, storeTraffic, type StoreTraffic } from '../decisions/store-traffic';
 
 export type BacklogItem = Omit<BacklogRow, 'score' | 'rank'>;
 
-type Row = {
-  storeId: string;
-  storeName: string;
-  testId: string;
-  title: string;
-  status: string;
-  stage: string;
-  goal: string;
-  surfaceArea: string | null;
-  priority: string | null;
-  impact: number | null;
-  effort: number | null;
-  updatedAt: string;
-  tagNames: string;
-  rawJson: string;
-};
+type Row = BacklogDbRow;
 
 /** The ideas `filter` keeps (its statuses narrowed to those never launched), in the store list's order. */
 export function backlogItems(db: Db, filter: TestFilter): BacklogItem[] {
-  const where = filterWhere(filter, true);
-  where.conditions.push('+t.status IN (SELECT value FROM json_each(?))');
-  where.params.push(JSON.stringify(NOT_LAUNCHED_STATUSES));
-  const rows = statement<Row>(
-    db,
-    `SELECT t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.title, t.status, t.stage, t.goal,
-            t.surface_area AS surfaceArea, t.priority, t.impact, t.effort, t.updated_at AS updatedAt,
-            t.tag_names AS tagNames, raw.raw_json AS rawJson
-     FROM tests t JOIN stores s ON s.id = t.store_id JOIN tests_raw raw ON raw.seq = t.seq
-     ${whereSql(where)}
-     ORDER BY s.position, s.id, t.seq`,
-  ).all(...where.params);
+  const rows = backlogRows(db, filter, NOT_LAUNCHED_STATUSES);
   const pending = pendingFields(db, filter.storeId);
   const planners = new Map<string, Planner>();
   return rows.map((row) => {

@@ -25,9 +25,8 @@ import { listStoreRows } from '../db/cache/stores';
 import { noteKey } from '../db/user/notes';
 import { readDecision } from '../db/cache/decisions';
 import type { Db } from '../db/types';
-import { statement } from '../db/statements';
 import { takeawaysFor } from '../db/user/takeaways';
-import { filterWhere, whereSql } from '../db/cache/test-list';
+import { concludedRows } from '../db/cache/programme';
 import { goalBaseline, storeTraffic } from '../decisions/store-traffic';
 
 export const CONCLUDED_DEFINITION =
@@ -50,21 +49,6 @@ export type ConcludedRecord = ConcludedTestRow & {
   measured: MeasuredLift | null;
 };
 
-type Row = {
-  seq: number;
-  storeId: string;
-  storeName: string;
-  testId: string;
-  title: string;
-  status: string;
-  goal: string;
-  call: string;
-  words: string | null;
-  tagNames: string;
-  surfaceArea: string | null;
-  implemented: number | null;
-};
-
 const Z95 = 1.959963984540054;
 
 /**
@@ -80,18 +64,7 @@ export function measuredLift(look: DecisionLook): MeasuredLift | null {
 
 /** Every concluded test `filter` keeps, whenever it concluded, in the store list's order. */
 export function concludedRecords(db: Db, filter: TestFilter): ConcludedRecord[] {
-  const where = filterWhere(filter, true);
-  where.conditions.push('t.decision IN (SELECT value FROM json_each(?))');
-  where.params.push(JSON.stringify(CONCLUDING_CALLS));
-  const rows = statement<Row>(
-    db,
-    `SELECT t.seq, t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.title, t.status, t.goal,
-            t.decision AS call, t.decision_words AS words, t.tag_names AS tagNames,
-            t.surface_area AS surfaceArea, t.implemented
-     FROM tests t JOIN stores s ON s.id = t.store_id
-     ${whereSql(where)}
-     ORDER BY s.position, s.id, t.seq`,
-  ).all(...where.params);
+  const rows = concludedRows(db, filter, CONCLUDING_CALLS);
   const takeaways = takeawaysFor(db, filter.storeId);
   return rows.flatMap((row): ConcludedRecord[] => {
     const decision = readDecision(db, row.seq);

@@ -1,5 +1,5 @@
 // CSV as RFC 4180 (CRLF rows, quoted fields, doubled quotes) with OWASP's guard against formula injection.
-import { lastTwo } from './values';
+import { lastTwo } from './last-two';
 /**
  * A number cell written as the text given: a figure whose digits a report keeps as they are (an API
  * percent as its fraction, values.ts fractionCell), where String() of a double could end otherwise.

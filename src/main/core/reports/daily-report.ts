@@ -2,6 +2,7 @@
 // (a year of days is 730 side records per test); the writers take its numbers as the text they were
 // cached as, and its percents with the point moved (dailyTextRows, dailyCsvBlocks), so an export never
 // converts a number to a double and back.
+import type { PackedResultsRow } from '../db/cache/report-rows';
 import { unpackJsonAsync } from '../db/values';
 import { csvCell, csvTextRows, NumberText, type CsvValue } from './csv';
 import { CONTROL_AT, DAILY_FIGURES, VARIANT_AT, dailyMatches, type DayMatch } from './results-text';
@@ -140,21 +141,11 @@ type DailyRecord = {
   text: string;
 };
 
-type PackedRow = {
-  seq: number;
-  storeName: string;
-  storeId: string;
-  id: string;
-  packed: Uint8Array | null;
-};
+type PackedRow = PackedResultsRow;
 
 /** Each test in scope with its packed results (null for a test without any), in the cache's order. */
 function packedRows(ctx: ReportContext): Generator<PackedRow> {
-  return scopedRows<PackedRow>(ctx, {
-    columns: 't.store_id AS storeId, t.id, rr.raw_packed AS packed',
-    joins: 'LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id',
-    batch: BATCH_WITH_RESULTS,
-  });
+  return scopedRows(ctx, { shape: 'packedResults', batch: BATCH_WITH_RESULTS });
 }
 
 function recordOf({ storeName, storeId, id }: PackedRow, text: string): DailyRecord {

@@ -2,7 +2,8 @@
 // its custom audiences with their rules as text and as JSON. Both lists are short (tens per store).
 import { CustomAudience, type Rule } from '#shared/api/index';
 import { selectorText } from '#shared/domain/selector';
-import { statement } from '../db/statements';
+import { audienceReportRows } from '../db/cache/audiences';
+import { campaignReportRows } from '../db/cache/campaigns';
 import type { CsvValue } from './csv';
 import { text, type Column, type ReportContext, type ReportDefinition } from './types';
 import { parseJson, utc } from './values';
@@ -24,34 +25,8 @@ export const CAMPAIGNS_COLUMNS: readonly Column[] = [
   })),
 ];
 
-const SELECT_CAMPAIGNS = `
-  SELECT s.name AS storeName, c.store_id AS storeId, c.id, c.name, c.objective, c.goal, c.status,
-         c.created_at AS createdAt, c.progress_total AS total, c.progress_live AS live,
-         c.progress_paused AS paused, c.progress_draft AS draft, c.progress_ended AS ended
-  FROM campaigns c JOIN stores s ON s.id = c.store_id
-  WHERE @storeId IS NULL OR c.store_id = @storeId
-  ORDER BY s.position, s.id, c.name COLLATE NOCASE, c.id`;
-
-type CampaignDbRow = {
-  storeName: string;
-  storeId: string;
-  id: string;
-  name: string;
-  objective: string | null;
-  goal: string | null;
-  status: string;
-  createdAt: string;
-  total: number;
-  live: number;
-  paused: number;
-  draft: number;
-  ended: number;
-};
-
 function* campaignRows(ctx: ReportContext): Generator<CsvValue[]> {
-  const rows = statement<CampaignDbRow>(ctx.db, SELECT_CAMPAIGNS).all({
-    storeId: ctx.scope.filter.storeId,
-  });
+  const rows = campaignReportRows(ctx.db, ctx.scope.filter.storeId);
   ctx.progress.total = rows.length;
   for (const r of rows) {
     ctx.progress.done += 1;
@@ -100,15 +75,6 @@ export const AUDIENCES_COLUMNS: readonly Column[] = [
   },
 ];
 
-const SELECT_AUDIENCES = `
-  SELECT s.name AS storeName, a.store_id AS storeId, a.id, a.raw_json AS rawJson,
-         (SELECT count(*) FROM test_custom_audiences ta
-            JOIN tests t ON t.store_id = ta.store_id AND t.id = ta.test_id AND t.removed = 0
-          WHERE ta.store_id = a.store_id AND ta.audience_id = a.id) AS testCount
-  FROM custom_audiences a JOIN stores s ON s.id = a.store_id
-  WHERE @storeId IS NULL OR a.store_id = @storeId
-  ORDER BY s.position, s.id, a.name COLLATE NOCASE, a.id`;
-
 /** A rule as a reader would say it: `country in FR, BE`; a selector as shared/domain/selector reads it. */
 export function ruleText(rule: Rule): string {
   const text = selectorText(rule.selector);
@@ -117,13 +83,7 @@ export function ruleText(rule: Rule): string {
 }
 
 function* audienceRows(ctx: ReportContext): Generator<CsvValue[]> {
-  const rows = statement<{
-    storeName: string;
-    storeId: string;
-    id: string;
-    rawJson: string;
-    testCount: number;
-  }>(ctx.db, SELECT_AUDIENCES).all({ storeId: ctx.scope.filter.storeId });
+  const rows = audienceReportRows(ctx.db, ctx.scope.filter.storeId);
   ctx.progress.total = rows.length;
   for (const r of rows) {
     ctx.progress.done += 1;

@@ -3,26 +3,18 @@
 import type { TestFilter } from '#shared/contract/index';
 import { problem } from '#shared/problem';
 import type { Db } from '../db/types';
-import { filterWhere, whereSql } from '../db/cache/test-list';
-import { statement } from '../db/statements';
+import {
+  countScopedTests,
+  scopedBatches,
+  type ScopedPackedRow,
+  type ScopedReads,
+} from '../db/cache/report-rows';
+import { storesSyncedAt } from '../db/cache/stores';
 import { unpackJson } from '../db/values';
 import type { ReportContext } from './types';
 
-export type ScopedTestRow = {
-  seq: number;
-  storeId: string;
-  storeName: string;
-  testJson: string;
-  resultsJson: string | null;
-  /** Splitbook's call on the goal as kept on the row (db/decisions.ts), never made again per export. */
-  decision: string | null;
-  decisionReason: string | null;
-  daysToDecision: number | null;
-  goalLift: number | null;
-  goalPWin: number | null;
-  /** The kept call whole (its guardrails, figures at the call), as JSON. */
-  decisionJson: string | null;
-};
+/** A test in scope with its raw JSON, its kept call and (when asked) its raw results. */
+export type ScopedTestRow = Omit<ScopedPackedRow, 'resultsPacked'> & { resultsJson: string | null };
 
 /**
  * Tests per batch: a test's packed results are about 7 KB for a month of days and 70 KB for a year, so
@@ -31,52 +23,26 @@ export type ScopedTestRow = {
 export const BATCH_WITH_RESULTS = 64;
 export const BATCH_TESTS_ONLY = 500;
 
-function scopeWhere(filter: TestFilter, testId: string | null) {
-  const where = filterWhere(filter, true);
-  if (testId !== null) {
-    where.conditions.push('t.id = ?');
-    where.params.push(testId);
-  }
-  return where;
-}
-
 /** How many tests the scope holds (the progress total). */
 export function countTests(db: Db, filter: TestFilter, testId: string | null): number {
-  const where = scopeWhere(filter, testId);
-  const row = statement<{ n: number }>(
-    db,
-    `SELECT count(*) AS n FROM tests t ${whereSql(where)}`,
-  ).get(...where.params);
-  return row?.n ?? 0;
+  return countScopedTests(db, { filter, testId });
 }
 
 /**
- * Every test in scope in the cache's order, read `batch` rows at a time by keyset on `t.seq`: `columns`
- * name what to read of `t` (tests) and of whatever `joins` adds; each row has `seq` and `storeName`
- * besides. Every report that reads tests goes through here, so each reads the same scope.
+ * Every test in scope in the cache's order, read `batch` rows at a time by keyset on `t.seq`, in the
+ * shape `shape` names (db/cache/report-rows.ts). Every report that reads tests goes through here, so
+ * each reads the same scope.
  */
-export function* scopedRows<Row extends { seq: number }>(
+export function* scopedRows<K extends keyof ScopedReads>(
   ctx: ReportContext,
-  read: { columns: string; joins: string; batch: number },
-): Generator<Row & { storeName: string }> {
+  read: { shape: K; batch: number },
+): Generator<ScopedReads[K]> {
   const { db, scope } = ctx;
-  const where = scopeWhere(scope.filter, scope.testId);
+  const next = scopedBatches(db, scope, read.shape);
   ctx.progress.total = countTests(db, scope.filter, scope.testId);
-  const conditions = [...where.conditions, 't.seq > ?'];
-  const sql = `
-    SELECT t.seq, coalesce(s.name, '') AS storeName, ${read.columns}
-    FROM tests t
-    LEFT JOIN stores s ON s.id = t.store_id
-    ${read.joins}
-    WHERE ${conditions.join(' AND ')}
-    ORDER BY t.seq LIMIT ?`;
   let after = 0;
   for (;;) {
-    const rows = statement<Row & { storeName: string }>(db, sql).all(
-      ...where.params,
-      after,
-      read.batch,
-    );
+    const rows = next(after, read.batch);
     for (const row of rows) {
       ctx.progress.done += 1;
       yield row;
@@ -89,15 +55,8 @@ export function* scopedRows<Row extends { seq: number }>(
 
 /** Every test in scope in the cache's order, with its raw JSON and (when asked) its raw results. */
 export function* scopedTests(ctx: ReportContext, withResults: boolean): Generator<ScopedTestRow> {
-  type PackedRow = Omit<ScopedTestRow, 'resultsJson'> & { resultsPacked: Uint8Array | null };
-  const rows = scopedRows<PackedRow>(ctx, {
-    columns: `t.store_id AS storeId, tr.raw_json AS testJson,
-      t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
-      t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, d.decision_json AS decisionJson,
-      ${withResults ? 'rr.raw_packed' : 'NULL'} AS resultsPacked`,
-    joins: `JOIN tests_raw tr ON tr.seq = t.seq
-      LEFT JOIN tests_decision d ON d.seq = t.seq
-      ${withResults ? 'LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id' : ''}`,
+  const rows = scopedRows(ctx, {
+    shape: withResults ? 'testsWithResults' : 'tests',
     batch: withResults ? BATCH_WITH_RESULTS : BATCH_TESTS_ONLY,
   });
   for (const { resultsPacked, ...row } of rows) {
@@ -111,10 +70,7 @@ export function* scopedTests(ctx: ReportContext, withResults: boolean): Generato
  * empty file would look like a store without tests).
  */
 export function checkScope(db: Db, storeId: string | null): void {
-  const stores = statement<{ id: string; name: string; lastSyncedAt: string | null }>(
-    db,
-    `SELECT id, name, last_synced_at AS lastSyncedAt FROM stores WHERE @storeId IS NULL OR id = @storeId`,
-  ).all({ storeId });
+  const stores = storesSyncedAt(db, storeId);
   if (storeId !== null && stores.length === 0) {
     throw problem('notFound', 404, 'Unknown store', `There is no store with id ${storeId}.`);
   }

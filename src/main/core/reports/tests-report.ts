@@ -13,162 +13,19 @@ import {
 } from '#shared/domain/statistics/index';
 import { dayNumberOfTimestamp } from '#shared/domain/statistics/daily';
 import { noteKey, notesFor } from '../db/user/notes';
-import { statement } from '../db/statements';
+import { testRawJson, type CachedTestRow } from '../db/cache/report-rows';
 import { unpackJson } from '../db/values';
 import type { CsvValue } from './csv';
 import { packedResultsHead, resultsHead, revenueDays, type ResultsHead } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
-import { text, type Column, type ReportContext, type ReportDefinition } from './types';
+import { TESTS_COLUMNS } from './tests-columns';
+import type { ReportContext, ReportDefinition } from './types';
 import { fractionCell, oneLine, parseJson, tagsCell, utc } from './values';
 
 const DAY_MS = 86_400_000;
 
-export const TESTS_COLUMNS: readonly Column[] = [
-  text('store', 'store name', 'cache'),
-  text('store_id', "Splitbook's id of the store", 'cache'),
-  text('test_id', 'UUID'),
-  text('title', 'text'),
-  text('status', 'as sent (unknown values kept)'),
-  text('stage', 'as sent'),
-  text('goal', 'as sent'),
-  text('device', 'as sent'),
-  text('visitor_option', 'as sent'),
-  text('campaign', 'campaign name (id when the name is missing)'),
-  text('tags', 'tag names joined with "; " (a line break inside a name becomes a space)'),
-  text('priority', 'as sent'),
-  text('surface_area', 'as sent'),
-  { name: 'impact', kind: 'integer', unit: 'integer as sent', source: 'API' },
-  { name: 'effort', kind: 'integer', unit: 'integer as sent', source: 'API' },
-  { name: 'implemented', kind: 'boolean', unit: 'true/false', source: 'API' },
-  { name: 'created_at', kind: 'datetime', unit: 'ISO 8601, UTC', source: 'API' },
-  { name: 'start_at', kind: 'datetime', unit: 'ISO 8601, UTC', source: 'API' },
-  { name: 'end_at', kind: 'datetime', unit: 'ISO 8601, UTC', source: 'API' },
-  {
-    name: 'days_running',
-    kind: 'integer',
-    unit: 'whole days from start_at to end_at (or the export time)',
-    source: 'Splitbook',
-  },
-  {
-    name: 'control_traffic',
-    kind: 'integer',
-    unit: "the control side's traffic integer as sent (unit not stated by the API)",
-    source: 'API',
-  },
-  {
-    name: 'variant_traffic',
-    kind: 'integer',
-    unit: "the variant side's traffic integer as sent; empty without a variant",
-    source: 'API',
-  },
-  { name: 'control_visitors', kind: 'integer', unit: 'visitors', source: 'API' },
-  { name: 'variant_visitors', kind: 'integer', unit: 'visitors', source: 'API' },
-  text(
-    'goal_metric',
-    'cvr, acr, ctr, rpv or aov; empty for a goal Splitbook does not know',
-    'Splitbook',
-  ),
-  {
-    name: 'control_goal_value',
-    kind: 'number',
-    unit: 'fraction for cvr/acr/ctr (API percent ÷ 100), store currency for rpv/aov',
-    source: 'API',
-  },
-  { name: 'variant_goal_value', kind: 'number', unit: 'as control_goal_value', source: 'API' },
-  {
-    name: 'relative_lift',
-    kind: 'fraction',
-    unit: "fraction (the API's lift in percent ÷ 100)",
-    source: 'API',
-  },
-  {
-    name: 'api_variant_p_win',
-    kind: 'fraction',
-    unit: "0..1, the API's variantProbabilityWin",
-    source: 'API',
-  },
-  text('tier', "the goal's lifecycle tier as sent"),
-  text('leading', "the lifecycle's leadingVariant as sent"),
-  text('hypothesis', 'text'),
-  {
-    name: 'p_win',
-    kind: 'fraction',
-    unit: '0..1, P(variant beats control) on the goal rate (cvr/acr/ctr only)',
-    source: 'Splitbook',
-  },
-  {
-    name: 'lift_ci_low',
-    kind: 'fraction',
-    unit: "fraction, lower end of the goal lift's 95% credible interval (rpv/aov: approximate)",
-    source: 'Splitbook',
-  },
-  {
-    name: 'lift_ci_high',
-    kind: 'fraction',
-    unit: 'fraction, upper end of that interval',
-    source: 'Splitbook',
-  },
-  {
-    name: 'srm_p',
-    kind: 'number',
-    unit: 'p-value of the sample-ratio test (0..1); empty when not judged',
-    source: 'Splitbook',
-  },
-  text('alerts', 'data-quality alert codes joined with "; "', 'Splitbook'),
-  text(
-    'note',
-    'your note on the test (kept on this computer, never sent to the API); empty when none',
-    'user',
-  ),
-  text(
-    'decision',
-    "Splitbook's call on the goal: ship, keep_control, no_difference, keep_running, cannot_conclude, check_data or paused; empty without results or a variant",
-    'Splitbook',
-  ),
-  text('decision_reason', 'the call in one line, with its figures', 'Splitbook'),
-  {
-    name: 'days_to_decision',
-    kind: 'integer',
-    unit: 'whole days until a call is more likely than not (keep_running); empty when not waiting',
-    source: 'Splitbook',
-  },
-  {
-    name: 'goal_lift',
-    kind: 'fraction',
-    unit: "fraction, the goal's relative lift from the sides' totals (the list's Lift)",
-    source: 'Splitbook',
-  },
-  {
-    name: 'goal_p_win',
-    kind: 'fraction',
-    unit: "0..1, the chance the variant beats the control on the goal, from the totals (the list's P(win); rpv/aov: approximate, none before 7 days)",
-    source: 'Splitbook',
-  },
-  text(
-    'guardrail',
-    'the guardrail metric that decided the call (one clearly worse, else the first watched): cvr, rpv, aov, acr or ctr; empty when none is watched',
-    'Splitbook',
-  ),
-  text('guardrail_verdict', "worse, unclear, better or not-judged, at the call's look with the call's boundary", 'Splitbook'),
-  {
-    name: 'guardrail_lift',
-    kind: 'fraction',
-    unit: "fraction, the guardrail's relative lift at that look",
-    source: 'Splitbook',
-  },
-  {
-    name: 'guardrail_ci_low',
-    kind: 'fraction',
-    unit: "fraction, lower end of the guardrail's interval at the call's boundary (the same error control as the call)",
-    source: 'Splitbook',
-  },
-  {
-    name: 'guardrail_ci_high',
-    kind: 'fraction',
-    unit: 'fraction, upper end of that interval',
-    source: 'Splitbook',
-  },
-];
+// The columns are declared in their own file (tests-columns.ts); tests and the registry read them here too.
+export { TESTS_COLUMNS };
 
 /** The guardrail cells of a kept call: the one clearly worse, else the first; empty without a readable call. */
 function guardrailCells(decisionJson: string | null): CsvValue[] {
@@ -351,66 +208,6 @@ export function testRow(
   );
 }
 
-/** A test as the report reads it from the cache: its typed columns and what was kept with its results. */
-type CachedTestRow = {
-  seq: number;
-  storeName: string;
-  storeId: string;
-  id: string;
-  title: string;
-  status: string;
-  stage: string;
-  goal: string;
-  device: string;
-  visitorOption: string;
-  campaignId: string | null;
-  campaignName: string | null;
-  tagNames: string;
-  priority: string | null;
-  surfaceArea: string | null;
-  impact: number | null;
-  effort: number | null;
-  implemented: 0 | 1 | null;
-  createdAt: string;
-  updatedAt: string;
-  startAt: string | null;
-  endAt: string | null;
-  hypothesis: string | null;
-  controlTraffic: number;
-  variantTraffic: number | null;
-  /** The data-quality alerts kept on the row (a JSON array of codes), made when the results were written. */
-  alerts: string | null;
-  decision: string | null;
-  decisionReason: string | null;
-  daysToDecision: number | null;
-  goalLift: number | null;
-  goalPWin: number | null;
-  decisionJson: string | null;
-  fetchedAt: string | null;
-  fetchedForUpdatedAt: string | null;
-  tier: string | null;
-  leading: string | null;
-  resultsPacked: Uint8Array | null;
-};
-
-const CACHED_TEST_COLUMNS = `
-  t.store_id AS storeId, t.id, t.title, t.status, t.stage, t.goal, t.device,
-  t.visitor_option AS visitorOption, t.campaign_id AS campaignId, t.campaign_name AS campaignName,
-  t.tag_names AS tagNames, t.priority, t.surface_area AS surfaceArea, t.impact, t.effort, t.implemented,
-  t.created_at AS createdAt, t.updated_at AS updatedAt, t.start_at AS startAt, t.end_at AS endAt,
-  t.hypothesis,
-  json_extract(tr.raw_json, '$.control.traffic') AS controlTraffic,
-  json_extract(tr.raw_json, '$.variant.traffic') AS variantTraffic,
-  t.alerts, t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
-  t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, d.decision_json AS decisionJson,
-  r.fetched_at AS fetchedAt, r.test_updated_at AS fetchedForUpdatedAt, r.tier,
-  r.leading_variant AS leading, rr.raw_packed AS resultsPacked`;
-const CACHED_TEST_JOINS = `
-  JOIN tests_raw tr ON tr.seq = t.seq
-  LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-  LEFT JOIN results_raw rr ON rr.store_id = t.store_id AND rr.test_id = t.id
-  LEFT JOIN tests_decision d ON d.seq = t.seq`;
-
 function cachedCells(row: CachedTestRow): TestCells {
   const tags = parseJson(row.tagNames);
   return {
@@ -534,11 +331,7 @@ function analysedRow(
   row: CachedTestRow,
   resultsText: string | null,
 ): CsvValue[] | null {
-  const raw = statement<{ json: string }>(
-    ctx.db,
-    `SELECT raw_json AS json FROM tests_raw WHERE seq = ?`,
-  ).get(row.seq);
-  const test = Test.safeParse(parseJson(raw?.json ?? null));
+  const test = Test.safeParse(parseJson(testRawJson(ctx.db, row.seq)));
   if (!test.success) return null;
   const results = resultsText === null ? null : TestResults.safeParse(parseJson(resultsText));
   return testRow(
@@ -600,11 +393,7 @@ function cachedRow(ctx: ReportContext, row: CachedTestRow): CsvValue[] | null {
 export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
   // Notes are short and few (one per test at most): read once, looked up per row.
   const notes = notesFor(ctx.db, ctx.scope.filter.storeId);
-  const rows = scopedRows<CachedTestRow>(ctx, {
-    columns: CACHED_TEST_COLUMNS,
-    joins: CACHED_TEST_JOINS,
-    batch: BATCH_WITH_RESULTS,
-  });
+  const rows = scopedRows(ctx, { shape: 'cachedTests', batch: BATCH_WITH_RESULTS });
   for (const row of rows) {
     const cells = cachedRow(ctx, row);
     if (cells === null) continue;

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw } from 'node:zlib';
 import { NumberText, type CsvValue } from './csv';
 import type { CellKind } from './types';
-import { lastTwo } from './values';
+import { lastTwo } from './last-two';
 import { sinkFor, Utf8Chunks } from './write-file';
 
 /** Uncompressed XML gathered before a chunk is deflated and written. */

@@ -10,14 +10,8 @@ import type {
   StoreChanges,
 } from '#shared/contract/index';
 import { isEnded } from '#shared/domain/lifecycle';
-import {
-  changeNets,
-  firstSnapshotAt,
-  probabilityEnds,
-  storeMark,
-  testSnapshots,
-  testTitles,
-} from '../db/history/review';
+import { changeNets, testSnapshots, testTitles } from '../db/history/changes';
+import { firstSnapshotAt, probabilityEnds, storeMark } from '../db/history/review';
 import { hasUserData } from '../db/user/attached';
 import { listStoreRows } from '../db/cache/stores';
 import type { Db } from '../db/types';

@@ -8,7 +8,7 @@ import {
 import { isEnded } from '#shared/domain/lifecycle';
 import { winRate } from '#shared/domain/programme/learnings';
 import { listStoreRows } from '../db/cache/stores';
-import { portfolioRows, type PortfolioRow } from '../db/history/review';
+import { portfolioRows, type PortfolioRow } from '../db/cache/portfolio';
 import type { Db } from '../db/types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

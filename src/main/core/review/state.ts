@@ -46,13 +46,8 @@ export type ChangeValue = string | number | boolean | null;
 /** field -> [from, to]; per-goal tiers as `tier:<goal>`; a test first seen after a store's first sync as `added`. */
 export type Changes = Record<string, [ChangeValue, ChangeValue]>;
 
-/** Changes that are only the running figures moving: thinned with age (see thinDriftSnapshots). */
-export const DRIFT_FIELDS = [
-  'visitorsControl',
-  'visitorsVariant',
-  'lift',
-  'probabilityToWin',
-] as const;
+// The drift fields are named with the other tracked fields, where the review memory's storage reads them too.
+export { DRIFT_FIELDS } from '#shared/domain/tracked-fields';
 
 const CORE_FIELDS = [
   'status',

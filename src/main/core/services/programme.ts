@@ -5,7 +5,7 @@ import { problem } from '#shared/problem';
 import { summarizeIssues } from '#shared/validation';
 import { getStoreRow } from '../db/cache/stores';
 import type { Db } from '../db/types';
-import { statement } from '../db/statements';
+import { hasCachedTest } from '../db/cache/reads';
 import { hasTakeaways, setTakeaway } from '../db/user/takeaways';
 import type { DecisionRefresh } from '../decisions/refresh';
 import { backlog } from '../programme/backlog';
@@ -52,11 +52,7 @@ export function createProgrammeService(deps: ProgrammeServiceDeps): Services['pr
       }
       const { storeId, testId, text } = parsed.data;
       requireStore(storeId);
-      const cached = statement<{ n: number }>(
-        db,
-        `SELECT count(*) AS n FROM tests WHERE store_id = ? AND id = ?`,
-      ).get(storeId, testId);
-      if ((cached?.n ?? 0) === 0) {
+      if (!hasCachedTest(db, storeId, testId)) {
         throw problem('notFound', 404, 'Test not found', `No cached test ${testId} in this store.`);
       }
       if (db.readonly || !hasTakeaways(db)) {

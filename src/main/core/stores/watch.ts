@@ -2,19 +2,8 @@
 // data_version moves when another connection commits, and only then are the stores compared, so a
 // poll costs one pragma; a difference is told as stores.changed, as the services tell their own.
 import type { CoreEvent } from '#shared/contract/index';
+import { storesFingerprint } from '../db/cache/stores';
 import type { Db } from '../db/types';
-
-/** What a window must redraw for: a store added, removed, renamed, re-keyed or moved. */
-function fingerprint(db: Db): string {
-  const row = db
-    .prepare(
-      `SELECT coalesce(group_concat(id || char(31) || name || char(31) || base_url || char(31) ||
-              key_storage || char(31) || position, char(30)), '') AS f
-       FROM (SELECT * FROM stores ORDER BY id)`,
-    )
-    .get() as { f: string } | undefined;
-  return row?.f ?? '';
-}
 
 function dataVersion(db: Db): number {
   return Number(db.pragma('main.data_version', { simple: true }));
@@ -31,7 +20,7 @@ export function watchStores(
 ): () => void {
   let db = current();
   let version = dataVersion(db);
-  let seen = fingerprint(db);
+  let seen = storesFingerprint(db);
   let failing = false;
   const timer = setInterval(() => {
     try {
@@ -40,7 +29,7 @@ export function watchStores(
       if (!moved) return;
       db = now;
       version = dataVersion(now);
-      const print = fingerprint(now);
+      const print = storesFingerprint(now);
       failing = false;
       if (print === seen) return;
       seen = print;

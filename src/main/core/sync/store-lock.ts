@@ -1,18 +1,19 @@
 // A per-store lock, so two processes on one data folder (the app and a scheduled CLI) never sync the
-// same store at once. It is SQLite's own write lock on a small per-store file, taken with
+// same store at once. It is SQLite's own write lock on a small per-store file (db/file-lock), taken with
 // BEGIN IMMEDIATE and held for the sync: the operating system grants it to exactly one connection
 // and drops it when its process dies, so a killed holder never blocks and no PID is ever guessed at.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { isBusy, LOCKS_DIR, openLockFile, takeLock } from '../db/file-lock';
 
 export type StoreLocks = (storeId: string) => { release(): void } | null;
 
-export const LOCKS_DIR = 'locks';
+function lockName(storeId: string): string {
+  return `${storeId.replace(/[^A-Za-z0-9_-]/g, '_')}.lock.sqlite`;
+}
 
 /** The lock file of a store: never written to, only locked (it stays 0 bytes). */
 export function lockFile(dataDir: string, storeId: string): string {
-  return join(dataDir, LOCKS_DIR, `${storeId.replace(/[^A-Za-z0-9_-]/g, '_')}.lock.sqlite`);
+  return join(dataDir, LOCKS_DIR, lockName(storeId));
 }
 
 /**
@@ -22,34 +23,13 @@ export function lockFile(dataDir: string, storeId: string): string {
  */
 export function createStoreLocks(dataDir: string): StoreLocks {
   return (storeId) => {
-    mkdirSync(join(dataDir, LOCKS_DIR), { recursive: true });
     // timeout 0: a held lock is an answer ("someone else is syncing"), not something to wait for.
-    const db = new Database(lockFile(dataDir, storeId), { timeout: 0 });
+    const db = openLockFile(dataDir, lockName(storeId), 0);
     try {
-      db.exec('BEGIN IMMEDIATE');
+      return takeLock(db, 'immediate');
     } catch (error) {
-      db.close();
       if (isBusy(error)) return null;
       throw error;
     }
-    let held = true;
-    return {
-      release() {
-        if (!held) return;
-        held = false;
-        try {
-          db.exec('ROLLBACK');
-        } finally {
-          db.close();
-        }
-      },
-    };
   };
-}
-
-function isBusy(error: unknown): boolean {
-  return (
-    error instanceof Database.SqliteError &&
-    (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED')
-  );
 }

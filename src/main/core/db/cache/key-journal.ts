@@ -1,24 +1,24 @@
 // Writes of the key journal: keychain accounts written for a store whose row is not (yet) in the cache.
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db } from '../types';
 
+const JOURNAL_KEY = write<{ account: string; createdAt: string }>(
+  `INSERT OR REPLACE INTO key_journal (account, created_at) VALUES (@account, @createdAt)`,
+);
+const CLEAR_KEY = write<{ account: string }>(`DELETE FROM key_journal WHERE account = @account`);
+const ORPHANED_KEYS = read<{ account: string }>(
+  `SELECT account FROM key_journal WHERE account NOT IN (SELECT id FROM stores)`,
+);
+
 export function journalKey(db: Db, account: string, createdAt: string): void {
-  statement(db, `INSERT OR REPLACE INTO key_journal (account, created_at) VALUES (?, ?)`).run(
-    account,
-    createdAt,
-  );
+  JOURNAL_KEY.run(db, { account, createdAt });
 }
 
 export function clearKeyJournal(db: Db, account: string): void {
-  statement(db, `DELETE FROM key_journal WHERE account = ?`).run(account);
+  CLEAR_KEY.run(db, { account });
 }
 
 /** Journalled accounts that no store refers to: keys a failed or interrupted add left behind. */
 export function orphanedKeyAccounts(db: Db): string[] {
-  return statement<{ account: string }>(
-    db,
-    `SELECT account FROM key_journal WHERE account NOT IN (SELECT id FROM stores)`,
-  )
-    .all()
-    .map((row) => row.account);
+  return ORPHANED_KEYS.all(db).map((row) => row.account);
 }

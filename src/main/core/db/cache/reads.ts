@@ -12,6 +12,7 @@ import type {
 import { SetAsideKind } from '#shared/contract/index';
 import { problem } from '#shared/problem';
 import { readDecision } from './decisions';
+import { read } from '../sql';
 import { statement } from '../statements';
 import type { Db, SetAsideKind as Kind, TagRecord } from '../types';
 import { unpackJson } from '../values';
@@ -258,4 +259,22 @@ function readCached<T>(schema: z.ZodType<T>, rawJson: string, what: string): T {
     'Unreadable cached record',
     `${what} in the cache does not match what this version of Splitbook expects. Sync the store again to refresh it.`,
   );
+}
+
+const COUNT_CACHED_TESTS = read<{ n: number }, { storeId: string | null }>(
+  `SELECT count(*) AS n FROM tests WHERE @storeId IS NULL OR store_id = @storeId`,
+);
+
+/** How many tests the cache holds for a store (or every store: null), removed ones included. */
+export function countCachedTests(db: Db, storeId: string | null): number {
+  return COUNT_CACHED_TESTS.get(db, { storeId })?.n ?? 0;
+}
+
+const HAS_CACHED_TEST = read<{ n: number }, { storeId: string; testId: string }>(
+  `SELECT count(*) AS n FROM tests WHERE store_id = @storeId AND id = @testId`,
+);
+
+/** Whether the cache holds a test of a store (removed or not). */
+export function hasCachedTest(db: Db, storeId: string, testId: string): boolean {
+  return (HAS_CACHED_TEST.get(db, { storeId, testId })?.n ?? 0) !== 0;
 }

@@ -1,5 +1,5 @@
 // Records a sync could not take (they failed validation or their request failed), kept with the reason.
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db, SetAsideKind, SetAsideResource } from '../types';
 import { storableJson } from '../values';
 
@@ -20,28 +20,41 @@ export interface SetAsideInput {
   status?: number | null;
 }
 
-const UPSERT_SET_ASIDE = `
+type RecordKey = { storeId: string; resource: string; recordId: string };
+
+const UPSERT_SET_ASIDE = write<
+  RecordKey & {
+    error: string;
+    rawJson: string;
+    seenAt: string;
+    runId: string | null;
+    kind: string;
+    status: number | null;
+  }
+>(`
   INSERT INTO set_aside (store_id, resource, record_id, error, raw_json, seen_at, run_id, kind, status)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  VALUES (@storeId, @resource, @recordId, @error, @rawJson, @seenAt, @runId, @kind, @status)
   ON CONFLICT (store_id, resource, record_id) DO UPDATE SET
     error = excluded.error, raw_json = excluded.raw_json, seen_at = excluded.seen_at,
-    run_id = excluded.run_id, kind = excluded.kind, status = excluded.status`;
-const DELETE_SET_ASIDE = `DELETE FROM set_aside WHERE store_id = ? AND resource = ? AND record_id = ?`;
+    run_id = excluded.run_id, kind = excluded.kind, status = excluded.status`);
+const DELETE_SET_ASIDE = write<RecordKey>(
+  `DELETE FROM set_aside WHERE store_id = @storeId AND resource = @resource AND record_id = @recordId`,
+);
 
 /** Keeps a record that could not be taken, with its error, so it can be reported. */
 export function setAside(db: Db, record: SetAsideInput): void {
-  statement(db, UPSERT_SET_ASIDE).run(
-    record.storeId,
-    record.resource,
-    record.recordId ?? '',
-    record.error,
+  UPSERT_SET_ASIDE.run(db, {
+    storeId: record.storeId,
+    resource: record.resource,
+    recordId: record.recordId ?? '',
+    error: record.error,
     // A record too deep to serialise is kept by its id and reason only.
-    storableJson(record.raw) ?? 'null',
-    record.seenAt,
-    record.runId ?? null,
-    record.kind ?? 'invalid',
-    record.status ?? null,
-  );
+    rawJson: storableJson(record.raw) ?? 'null',
+    seenAt: record.seenAt,
+    runId: record.runId ?? null,
+    kind: record.kind ?? 'invalid',
+    status: record.status ?? null,
+  });
 }
 
 /** Forgets a set-aside record (it was taken after all). */
@@ -51,7 +64,7 @@ export function clearSetAside(
   resource: SetAsideResource,
   recordId: string | null,
 ): void {
-  statement(db, DELETE_SET_ASIDE).run(storeId, resource, recordId ?? '');
+  DELETE_SET_ASIDE.run(db, { storeId, resource, recordId: recordId ?? '' });
 }
 
 /**
@@ -63,19 +76,19 @@ export function listingPositionId(position: number): string {
 }
 
 const LISTING_POSITION = 'at listing position';
-const COUNT_UNIDENTIFIED = `
+const COUNT_UNIDENTIFIED = read<{ n: number }, { storeId: string; runId: string }>(`
   SELECT count(*) AS n FROM set_aside
-  WHERE store_id = ? AND resource = 'test' AND run_id = ? AND record_id GLOB '${LISTING_POSITION} *'`;
-const FORGET_UNIDENTIFIED = `
+  WHERE store_id = @storeId AND resource = 'test' AND run_id = @runId AND record_id GLOB '${LISTING_POSITION} *'`);
+const FORGET_UNIDENTIFIED = write<{ storeId: string; runId: string }>(`
   DELETE FROM set_aside
-  WHERE store_id = ? AND resource = 'test' AND run_id IS NOT ? AND record_id GLOB '${LISTING_POSITION} *'`;
+  WHERE store_id = @storeId AND resource = 'test' AND run_id IS NOT @runId AND record_id GLOB '${LISTING_POSITION} *'`);
 
 /** Tests this run set aside by listing position: which cached tests they are cannot be told. */
 export function countUnidentifiedTests(db: Db, storeId: string, runId: string): number {
-  return statement<{ n: number }>(db, COUNT_UNIDENTIFIED).get(storeId, runId)?.n ?? 0;
+  return COUNT_UNIDENTIFIED.get(db, { storeId, runId })?.n ?? 0;
 }
 
 /** After a walk to the end of the listing: positions set aside by earlier runs were all read again. */
 export function forgetUnidentifiedTests(db: Db, storeId: string, runId: string): void {
-  statement(db, FORGET_UNIDENTIFIED).run(storeId, runId);
+  FORGET_UNIDENTIFIED.run(db, { storeId, runId });
 }

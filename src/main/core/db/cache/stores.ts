@@ -2,7 +2,7 @@
 // off, with how each store's last sync ended and the pace its API allowed. Never their keys.
 import { StoreSummary, SyncOutcome } from '#shared/contract/index';
 import { Problem } from '#shared/problem';
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db, NewStore, StoreCounts, StorePatch, StoreRow, SyncOutcomeRecord } from '../types';
 import {
   deleteListedStore,
@@ -26,36 +26,90 @@ type StoreDbRow = {
   learned_rate: number | null;
 };
 
-const INSERT_STORE = `
+type StoreKey = { id: string };
+
+const INSERT_STORE = write<{
+  id: string;
+  name: string;
+  baseUrl: string;
+  kind: string;
+  keyStorage: string;
+  createdAt: string;
+  position: number | null;
+}>(`
   INSERT INTO stores (id, name, base_url, kind, key_storage, created_at, position)
   VALUES (@id, @name, @baseUrl, @kind, @keyStorage, @createdAt,
-          coalesce(@position, (SELECT coalesce(max(position), -1) + 1 FROM stores)))`;
-const SELECT_STORE = `SELECT * FROM stores WHERE id = ?`;
-const SELECT_STORES = `SELECT * FROM stores ORDER BY position, created_at, id`;
+          coalesce(@position, (SELECT coalesce(max(position), -1) + 1 FROM stores)))`);
+const SELECT_STORE = read<StoreDbRow, StoreKey>(`SELECT * FROM stores WHERE id = @id`);
+const SELECT_STORES = read<StoreDbRow>(`SELECT * FROM stores ORDER BY position, created_at, id`);
 // None of the patchable fields is nullable, so null means "leave as it is".
-const UPDATE_STORE = `
+const UPDATE_STORE = write<{
+  id: string;
+  name: string | null;
+  baseUrl: string | null;
+  keyStorage: string | null;
+  position: number | null;
+}>(`
   UPDATE stores SET
     name = coalesce(@name, name),
     base_url = coalesce(@baseUrl, base_url),
     key_storage = coalesce(@keyStorage, key_storage),
     position = coalesce(@position, position)
-  WHERE id = @id`;
-const DELETE_STORE = `DELETE FROM stores WHERE id = ?`;
-const RECORD_OUTCOME = `
+  WHERE id = @id`);
+const DELETE_STORE = write<StoreKey>(`DELETE FROM stores WHERE id = @id`);
+const RECORD_OUTCOME = write<{
+  id: string;
+  outcome: string;
+  problem: string | null;
+  finishedAt: string;
+  lastSyncedAt: string | null;
+}>(`
   UPDATE stores SET
-    last_outcome = ?, last_problem_json = ?, last_finished_at = ?,
-    last_synced_at = coalesce(?, last_synced_at)
-  WHERE id = ?`;
-const COUNT_STORE = `
+    last_outcome = @outcome, last_problem_json = @problem, last_finished_at = @finishedAt,
+    last_synced_at = coalesce(@lastSyncedAt, last_synced_at)
+  WHERE id = @id`);
+const COUNT_STORE = read<StoreCounts, StoreKey>(`
   SELECT
     (SELECT count(*) FROM tests WHERE store_id = @id AND removed = 0) AS tests,
     (SELECT count(*) FROM tests WHERE store_id = @id AND removed = 1) AS removed,
-    (SELECT count(*) FROM set_aside WHERE store_id = @id) AS setAside`;
+    (SELECT count(*) FROM set_aside WHERE store_id = @id) AS setAside`);
+const STORE_HOLDING_ANY = read<{ id: string; name: string }, { exceptId: string; testIds: string }>(
+  `SELECT s.id, s.name FROM stores s
+   WHERE s.id != @exceptId AND EXISTS (SELECT 1 FROM tests t
+     WHERE t.store_id = s.id AND t.id IN (SELECT value FROM json_each(@testIds)))
+   ORDER BY s.position, s.id LIMIT 1`,
+);
+const CACHED_TEST_IDS = read<{ id: string }, { storeId: string }>(
+  `SELECT id FROM tests WHERE store_id = @storeId`,
+);
+const CLEAR_UNREACHABLE = write<StoreKey>(
+  `UPDATE stores SET last_outcome = NULL, last_problem_json = NULL
+   WHERE id = @id AND last_outcome = 'offline'`,
+);
+const SAVE_LEARNED_RATE = write<{ id: string; rate: number }>(
+  `UPDATE stores SET learned_rate = @rate WHERE id = @id`,
+);
+const STORES_SYNCED_AT = read<
+  { id: string; name: string; lastSyncedAt: string | null },
+  { storeId: string | null }
+>(
+  `SELECT id, name, last_synced_at AS lastSyncedAt FROM stores WHERE @storeId IS NULL OR id = @storeId`,
+);
+const STORE_NAMES = read<{ id: string; name: string }, { storeId: string | null }>(
+  `SELECT id, name FROM stores WHERE @storeId IS NULL OR id = @storeId ORDER BY position, id`,
+);
+const STORES_FINGERPRINT = read<{ f: string }>(
+  `SELECT coalesce(group_concat(id || char(31) || name || char(31) || base_url || char(31) ||
+          key_storage || char(31) || position, char(30)), '') AS f
+   FROM (SELECT * FROM stores ORDER BY id)`,
+);
 
 // The copy made from the user's list: what the user made of each store copied, a row written only when
 // it differs (so another process's watch sees no change where there is none).
-const DELETE_UNLISTED = `DELETE FROM main.stores WHERE id NOT IN (SELECT id FROM user.stores)`;
-const COPY_LISTED = `
+const DELETE_UNLISTED = write(
+  `DELETE FROM main.stores WHERE id NOT IN (SELECT id FROM user.stores)`,
+);
+const COPY_LISTED = write(`
   INSERT INTO main.stores (id, name, base_url, kind, key_storage, created_at, position)
   SELECT id, name, base_url, kind, key_storage, created_at, position FROM user.stores WHERE true
   ON CONFLICT (id) DO UPDATE SET
@@ -63,43 +117,57 @@ const COPY_LISTED = `
     key_storage = excluded.key_storage, created_at = excluded.created_at, position = excluded.position
   WHERE stores.name IS NOT excluded.name OR stores.base_url IS NOT excluded.base_url
      OR stores.kind IS NOT excluded.kind OR stores.key_storage IS NOT excluded.key_storage
-     OR stores.created_at IS NOT excluded.created_at OR stores.position IS NOT excluded.position`;
+     OR stores.created_at IS NOT excluded.created_at OR stores.position IS NOT excluded.position`);
 
 /**
  * Adds a store; without a position it goes last. With the user's file attached it is listed there too,
  * in the same transaction: the list is the user's, the cache's row its copy.
  */
 export function insertStore(db: Db, store: NewStore): StoreRow {
-  return db.transaction(() => {
-    statement(db, INSERT_STORE).run({ ...store, position: store.position ?? null });
-    const row = getStoreRow(db, store.id);
-    if (!row) throw new Error(`Store ${store.id} vanished right after it was inserted`);
-    if (hasStoreList(db)) saveListedStore(db, row);
-    return row;
-  }).immediate();
+  return db
+    .transaction(() => {
+      INSERT_STORE.run(db, {
+        id: store.id,
+        name: store.name,
+        baseUrl: store.baseUrl,
+        kind: store.kind,
+        keyStorage: store.keyStorage,
+        createdAt: store.createdAt,
+        position: store.position ?? null,
+      });
+      const row = getStoreRow(db, store.id);
+      if (!row) throw new Error(`Store ${store.id} vanished right after it was inserted`);
+      if (hasStoreList(db)) saveListedStore(db, row);
+      return row;
+    })
+    .immediate();
 }
 
 /** Changes the given fields (in the user's list too); returns the updated store, or null when there is none. */
 export function updateStore(db: Db, id: string, patch: StorePatch): StoreRow | null {
-  return db.transaction(() => {
-    statement(db, UPDATE_STORE).run({
-      id,
-      name: patch.name ?? null,
-      baseUrl: patch.baseUrl ?? null,
-      keyStorage: patch.keyStorage ?? null,
-      position: patch.position ?? null,
-    });
-    if (hasStoreList(db)) updateListedStore(db, id, patch);
-    return getStoreRow(db, id);
-  }).immediate();
+  return db
+    .transaction(() => {
+      UPDATE_STORE.run(db, {
+        id,
+        name: patch.name ?? null,
+        baseUrl: patch.baseUrl ?? null,
+        keyStorage: patch.keyStorage ?? null,
+        position: patch.position ?? null,
+      });
+      if (hasStoreList(db)) updateListedStore(db, id, patch);
+      return getStoreRow(db, id);
+    })
+    .immediate();
 }
 
 /** Deletes a store from the user's list and, by cascade, everything cached for it (search index included). */
 export function deleteStore(db: Db, id: string): boolean {
-  return db.transaction(() => {
-    if (hasStoreList(db)) deleteListedStore(db, id);
-    return statement(db, DELETE_STORE).run(id).changes > 0;
-  }).immediate();
+  return db
+    .transaction(() => {
+      if (hasStoreList(db)) deleteListedStore(db, id);
+      return DELETE_STORE.run(db, { id }).changes > 0;
+    })
+    .immediate();
 }
 
 /**
@@ -111,8 +179,8 @@ export function deleteStore(db: Db, id: string): boolean {
 export function copyStoreList(db: Db): void {
   if (!hasStoreList(db)) return;
   db.transaction(() => {
-    statement(db, DELETE_UNLISTED).run();
-    statement(db, COPY_LISTED).run();
+    DELETE_UNLISTED.run(db);
+    COPY_LISTED.run(db);
   }).immediate();
 }
 
@@ -122,11 +190,11 @@ export function copyStoreList(db: Db): void {
  * off it empties by its foreign key, as a removal would, and the facet counts follow their triggers.
  */
 export function resetStoreCache(db: Db, id: string): void {
-  const row = statement<StoreDbRow>(db, SELECT_STORE).get(id);
+  const row = SELECT_STORE.get(db, { id });
   if (!row) return;
   db.transaction(() => {
-    statement(db, DELETE_STORE).run(id);
-    statement(db, INSERT_STORE).run({
+    DELETE_STORE.run(db, { id });
+    INSERT_STORE.run(db, {
       id,
       name: row.name,
       baseUrl: row.base_url,
@@ -146,42 +214,32 @@ export function storeHoldingAny(
 ): { id: string; name: string } | null {
   if (testIds.length === 0) return null;
   return (
-    statement<{ id: string; name: string }>(
-      db,
-      `SELECT s.id, s.name FROM stores s
-       WHERE s.id != ? AND EXISTS (SELECT 1 FROM tests t
-         WHERE t.store_id = s.id AND t.id IN (SELECT value FROM json_each(?)))
-       ORDER BY s.position, s.id LIMIT 1`,
-    ).get(exceptStoreId, JSON.stringify(testIds)) ?? null
+    STORE_HOLDING_ANY.get(db, { exceptId: exceptStoreId, testIds: JSON.stringify(testIds) }) ?? null
   );
 }
 
 /** Every cached test id of a store, removed ones included. */
 export function cachedTestIds(db: Db, storeId: string): Set<string> {
-  return new Set(
-    statement<{ id: string }>(db, `SELECT id FROM tests WHERE store_id = ?`)
-      .all(storeId)
-      .map((r) => r.id),
-  );
+  return new Set(CACHED_TEST_IDS.all(db, { storeId }).map((r) => r.id));
 }
 
 export function listStoreRows(db: Db): StoreRow[] {
-  return statement<StoreDbRow>(db, SELECT_STORES).all().map(toStoreRow);
+  return SELECT_STORES.all(db).map(toStoreRow);
 }
 
 export function getStoreRow(db: Db, id: string): StoreRow | null {
-  const row = statement<StoreDbRow>(db, SELECT_STORE).get(id);
+  const row = SELECT_STORE.get(db, { id });
   return row ? toStoreRow(row) : null;
 }
 
 export function recordSyncOutcome(db: Db, storeId: string, record: SyncOutcomeRecord): void {
-  statement(db, RECORD_OUTCOME).run(
-    record.outcome,
-    record.problem ? JSON.stringify(record.problem) : null,
-    record.finishedAt,
-    record.lastSyncedAt,
-    storeId,
-  );
+  RECORD_OUTCOME.run(db, {
+    id: storeId,
+    outcome: record.outcome,
+    problem: record.problem ? JSON.stringify(record.problem) : null,
+    finishedAt: record.finishedAt,
+    lastSyncedAt: record.lastSyncedAt,
+  });
 }
 
 /**
@@ -189,24 +247,39 @@ export function recordSyncOutcome(db: Db, storeId: string, record: SyncOutcomeRe
  * what is true, so its outcome is cleared until the next run records one. True when it was cleared.
  */
 export function clearUnreachable(db: Db, storeId: string): boolean {
-  return (
-    statement(
-      db,
-      `UPDATE stores SET last_outcome = NULL, last_problem_json = NULL
-       WHERE id = ? AND last_outcome = 'offline'`,
-    ).run(storeId).changes > 0
-  );
+  return CLEAR_UNREACHABLE.run(db, { id: storeId }).changes > 0;
 }
 
 /** Keeps the pace a store's API was measured to allow, for the next run to start at. */
 export function saveLearnedRate(db: Db, storeId: string, ratePerSecond: number): void {
-  statement(db, `UPDATE stores SET learned_rate = ? WHERE id = ?`).run(ratePerSecond, storeId);
+  SAVE_LEARNED_RATE.run(db, { id: storeId, rate: ratePerSecond });
 }
 
 /** Cached tests (not removed), removed tests, and set-aside records of a store. */
 export function storeCounts(db: Db, storeId: string): StoreCounts {
-  const counts = statement<StoreCounts>(db, COUNT_STORE).get({ id: storeId });
+  const counts = COUNT_STORE.get(db, { id: storeId });
   return counts ?? { tests: 0, removed: 0, setAside: 0 };
+}
+
+/** Each store in scope (one, or every store: null) with when it was last synced: what an export checks. */
+export function storesSyncedAt(
+  db: Db,
+  storeId: string | null,
+): { id: string; name: string; lastSyncedAt: string | null }[] {
+  return STORES_SYNCED_AT.all(db, { storeId });
+}
+
+/** Each store in scope (one, or every store: null) by name, in the list's order. */
+export function storeNames(db: Db, storeId: string | null): { id: string; name: string }[] {
+  return STORE_NAMES.all(db, { storeId });
+}
+
+/**
+ * What a window must redraw for, as one text: each store's id, name, base URL, key storage and place.
+ * Another process's add, remove, rename, re-key or move changes it (stores/watch.ts).
+ */
+export function storesFingerprint(db: Db): string {
+  return STORES_FINGERPRINT.get(db)?.f ?? '';
 }
 
 function toStoreRow(row: StoreDbRow): StoreRow {

@@ -1,8 +1,13 @@
 // Reads and writes of the user's settings (user file, one row per setting, the value as JSON).
 import { DEFAULT_SETTINGS, Settings, type SettingsPatch } from '#shared/contract/settings';
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db } from '../types';
 import { hasUserData } from './attached';
+
+const ALL_SETTINGS = read<{ key: string; value: string }>(`SELECT key, value FROM user.settings`);
+const SETTING = read<{ value: string }, { key: string }>(
+  `SELECT value FROM user.settings WHERE key = @key`,
+);
 
 /**
  * Every setting, a default standing in for one never set or unreadable (written by a newer version,
@@ -10,10 +15,7 @@ import { hasUserData } from './attached';
  */
 export function readSettings(db: Db): Settings {
   if (!hasUserData(db)) return { ...DEFAULT_SETTINGS };
-  const rows = statement<{ key: string; value: string }>(
-    db,
-    `SELECT key, value FROM user.settings`,
-  ).all();
+  const rows = ALL_SETTINGS.all(db);
   const settings: Settings = { ...DEFAULT_SETTINGS };
   for (const { key, value } of rows) {
     if (!Object.hasOwn(Settings.shape, key)) continue;
@@ -31,22 +33,20 @@ function parseJson(text: string): unknown {
   }
 }
 
-const UPSERT_SETTING = `
-  INSERT INTO user.settings (key, value, updated_at) VALUES (?, ?, ?)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
+const UPSERT_SETTING = write<{ key: string; value: string; at: string }>(`
+  INSERT INTO user.settings (key, value, updated_at) VALUES (@key, @value, @at)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
 
 /** One row of user.settings as its JSON text, or null when never set (or no user file is attached). */
 export function readSettingRow(db: Db, key: string): string | null {
   if (!hasUserData(db)) return null;
-  const row = statement<{ value: string }>(db, `SELECT value FROM user.settings WHERE key = ?`).get(
-    key,
-  );
+  const row = SETTING.get(db, { key });
   return row?.value ?? null;
 }
 
 /** Writes one row of user.settings: `value` as JSON. */
 export function writeSettingRow(db: Db, key: string, value: unknown, at: string): void {
-  statement(db, UPSERT_SETTING).run(key, JSON.stringify(value), at);
+  UPSERT_SETTING.run(db, { key, value: JSON.stringify(value), at });
 }
 
 /** Saves the settings named in `patch` (already validated), in one transaction. */

@@ -1,7 +1,7 @@
 // The list of stores in the user's own file (user.stores): what the user added, under the ids all their
 // data is keyed by. The cache's stores table is a copy of it (db/cache/stores.ts keeps the two alike).
 import { schemaVersion } from '../cache/migrations';
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db, StorePatch, StoreRow } from '../types';
 import { hasUserData } from './attached';
 
@@ -19,15 +19,43 @@ export function hasStoreList(db: Db): boolean {
   return hasUserData(db) && schemaVersion(db, 'user') >= STORES_VERSION;
 }
 
-const COLUMNS = `id, name, base_url AS baseUrl, kind, key_storage AS keyStorage,
-                 created_at AS createdAt, position`;
+const LISTED_STORES = read<ListedStore>(
+  `SELECT id, name, base_url AS baseUrl, kind, key_storage AS keyStorage,
+          created_at AS createdAt, position
+   FROM user.stores ORDER BY position, created_at, id`,
+);
+const SAVE_LISTED = write<ListedStore>(
+  `INSERT INTO user.stores (id, name, base_url, kind, key_storage, created_at, position)
+   VALUES (@id, @name, @baseUrl, @kind, @keyStorage, @createdAt, @position)
+   ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
+     kind = excluded.kind, key_storage = excluded.key_storage, created_at = excluded.created_at,
+     position = excluded.position`,
+);
+const ADOPT_LISTED = write<ListedStore>(
+  `INSERT INTO user.stores (id, name, base_url, kind, key_storage, created_at, position)
+   VALUES (@id, @name, @baseUrl, @kind, @keyStorage, @createdAt, @position)
+   ON CONFLICT (id) DO NOTHING`,
+);
+// None of the patchable fields is nullable, so null means "leave as it is".
+const UPDATE_LISTED = write<{
+  id: string;
+  name: string | null;
+  baseUrl: string | null;
+  keyStorage: string | null;
+  position: number | null;
+}>(
+  `UPDATE user.stores SET
+     name = coalesce(@name, name),
+     base_url = coalesce(@baseUrl, base_url),
+     key_storage = coalesce(@keyStorage, key_storage),
+     position = coalesce(@position, position)
+   WHERE id = @id`,
+);
+const DELETE_LISTED = write<{ id: string }>(`DELETE FROM user.stores WHERE id = @id`);
 
 export function listedStores(db: Db): ListedStore[] {
   if (!hasStoreList(db)) return [];
-  return statement<ListedStore>(
-    db,
-    `SELECT ${COLUMNS} FROM user.stores ORDER BY position, created_at, id`,
-  ).all();
+  return LISTED_STORES.all(db);
 }
 
 /** The columns of a listed store, from any store shape that has them. */
@@ -38,36 +66,16 @@ function listed(store: ListedStore): ListedStore {
 
 /** Lists a store, or writes it again as given when its id is listed already. */
 export function saveListedStore(db: Db, store: ListedStore): void {
-  statement(
-    db,
-    `INSERT INTO user.stores (id, name, base_url, kind, key_storage, created_at, position)
-     VALUES (@id, @name, @baseUrl, @kind, @keyStorage, @createdAt, @position)
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
-       kind = excluded.kind, key_storage = excluded.key_storage, created_at = excluded.created_at,
-       position = excluded.position`,
-  ).run(listed(store));
+  SAVE_LISTED.run(db, listed(store));
 }
 
 /** Lists a store unless its id is listed already (an older file's list taken in). */
 export function adoptListedStore(db: Db, store: ListedStore): void {
-  statement(
-    db,
-    `INSERT INTO user.stores (id, name, base_url, kind, key_storage, created_at, position)
-     VALUES (@id, @name, @baseUrl, @kind, @keyStorage, @createdAt, @position)
-     ON CONFLICT (id) DO NOTHING`,
-  ).run(listed(store));
+  ADOPT_LISTED.run(db, listed(store));
 }
 
 export function updateListedStore(db: Db, id: string, patch: StorePatch): void {
-  statement(
-    db,
-    `UPDATE user.stores SET
-       name = coalesce(@name, name),
-       base_url = coalesce(@baseUrl, base_url),
-       key_storage = coalesce(@keyStorage, key_storage),
-       position = coalesce(@position, position)
-     WHERE id = @id`,
-  ).run({
+  UPDATE_LISTED.run(db, {
     id,
     name: patch.name ?? null,
     baseUrl: patch.baseUrl ?? null,
@@ -77,5 +85,5 @@ export function updateListedStore(db: Db, id: string, patch: StorePatch): void {
 }
 
 export function deleteListedStore(db: Db, id: string): void {
-  statement(db, `DELETE FROM user.stores WHERE id = ?`).run(id);
+  DELETE_LISTED.run(db, { id });
 }

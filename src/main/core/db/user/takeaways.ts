@@ -1,7 +1,7 @@
 // Reads and writes of the user's one-line takeaway per concluded test (user file, like notes; never sent to the API).
 import { schemaVersion } from '../cache/migrations';
 import { noteKey } from './notes';
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db } from '../types';
 import { hasUserData } from './attached';
 
@@ -9,6 +9,20 @@ import { hasUserData } from './attached';
 const TAKEAWAYS_VERSION = 6;
 
 export type TakeawayRow = { storeId: string; testId: string; text: string; updatedAt: string };
+
+type TestKey = { storeId: string; testId: string };
+
+const DELETE_TAKEAWAY = write<TestKey>(
+  `DELETE FROM user.takeaways WHERE store_id = @storeId AND test_id = @testId`,
+);
+const SAVE_TAKEAWAY = write<TestKey & { text: string; at: string }>(
+  `INSERT INTO user.takeaways (store_id, test_id, text, updated_at) VALUES (@storeId, @testId, @text, @at)
+   ON CONFLICT (store_id, test_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
+);
+const TAKEAWAYS_OF = read<TakeawayRow, { storeId: string | null }>(
+  `SELECT store_id AS storeId, test_id AS testId, text, updated_at AS updatedAt
+   FROM user.takeaways WHERE @storeId IS NULL OR store_id = @storeId`,
+);
 
 /** Whether the user's file has the table: bare caches, and an older file opened read-only, do not. */
 export function hasTakeaways(db: Db): boolean {
@@ -24,28 +38,17 @@ export function setTakeaway(
   at: string,
 ): void {
   if (text.trim() === '') {
-    statement(db, `DELETE FROM user.takeaways WHERE store_id = ? AND test_id = ?`).run(
-      storeId,
-      testId,
-    );
+    DELETE_TAKEAWAY.run(db, { storeId, testId });
     return;
   }
-  statement(
-    db,
-    `INSERT INTO user.takeaways (store_id, test_id, text, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (store_id, test_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
-  ).run(storeId, testId, text, at);
+  SAVE_TAKEAWAY.run(db, { storeId, testId, text, at });
 }
 
 /** Every takeaway of a store (or all stores), keyed by noteKey(storeId, testId). */
 export function takeawaysFor(db: Db, storeId: string | null = null): Map<string, TakeawayRow> {
   const out = new Map<string, TakeawayRow>();
   if (!hasTakeaways(db)) return out;
-  const rows = statement<TakeawayRow>(
-    db,
-    `SELECT store_id AS storeId, test_id AS testId, text, updated_at AS updatedAt
-     FROM user.takeaways WHERE @storeId IS NULL OR store_id = @storeId`,
-  ).all({ storeId });
-  for (const row of rows) out.set(noteKey(row.storeId, row.testId), row);
+  for (const row of TAKEAWAYS_OF.all(db, { storeId }))
+    out.set(noteKey(row.storeId, row.testId), row);
   return out;
 }

@@ -6,7 +6,9 @@ import { problem } from '#shared/problem';
 import { listAnnotations, noteFor } from '../../db/user/notes';
 import { readDecision } from '../../db/cache/decisions';
 import type { Db } from '../../db/types';
-import { statement } from '../../db/statements';
+import { clientReportRows, type ClientReportRow } from '../../db/cache/report-rows';
+import { storeNames } from '../../db/cache/stores';
+import { countCachedTests } from '../../db/cache/reads';
 import { unpackJson } from '../../db/values';
 import type { ClientTest, StoreSection } from './render';
 
@@ -20,33 +22,7 @@ export type ClientReportScope = {
   until: string;
 };
 
-type Row = {
-  seq: number;
-  storeId: string;
-  storeName: string;
-  testId: string;
-  syncedAt: string;
-  rawJson: string;
-  packed: Uint8Array | null;
-  fetchedAt: string | null;
-};
-
-const SELECT = `
-  SELECT t.seq, t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.synced_at AS syncedAt,
-         traw.raw_json AS rawJson, rraw.raw_packed AS packed, r.fetched_at AS fetchedAt
-  FROM tests t
-  JOIN stores s ON s.id = t.store_id
-  JOIN tests_raw traw ON traw.seq = t.seq
-  LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-  LEFT JOIN results_raw rraw ON rraw.store_id = t.store_id AND rraw.test_id = t.id
-  WHERE t.removed = 0
-    AND (@storeId IS NULL OR t.store_id = @storeId)
-    AND (@testId IS NULL OR t.id = @testId)
-    AND (@testId IS NOT NULL OR (t.start_at IS NOT NULL AND substr(t.start_at, 1, 10) <= @until
-         AND (t.end_at IS NULL OR substr(t.end_at, 1, 10) >= @since)))
-  ORDER BY s.position, s.id, t.start_at, t.title COLLATE NOCASE, t.seq`;
-
-const STORES = `SELECT id, name FROM stores WHERE @storeId IS NULL OR id = @storeId ORDER BY position, id`;
+type Row = ClientReportRow;
 
 function readTest(row: Row): Test | null {
   try {
@@ -69,13 +45,11 @@ function readResults(row: Row): TestResults | null {
 
 /** The report's tests grouped by store (every store in scope has a section, tests or not). */
 export function loadClientReport(db: Db, scope: ClientReportScope): StoreSection[] {
-  const stores = statement<{ id: string; name: string }>(db, STORES).all({
-    storeId: scope.storeId,
-  });
+  const stores = storeNames(db, scope.storeId);
   if (scope.storeId !== null && stores.length === 0) {
     throw problem('notFound', 404, 'Unknown store', `There is no store ${scope.storeId}.`);
   }
-  const rows = statement<Row>(db, SELECT).all({ ...scope });
+  const rows = clientReportRows(db, scope);
   if (scope.testId !== null && rows.length === 0) {
     throw problem(
       'notFound',
@@ -112,11 +86,7 @@ export function loadClientReport(db: Db, scope: ClientReportScope): StoreSection
 
 /** Whether any store in scope was ever synced (a report of nothing synced is refused, saying why). */
 export function assertSynced(db: Db, storeId: string | null): void {
-  const row = statement<{ n: number }>(
-    db,
-    `SELECT count(*) AS n FROM tests WHERE @storeId IS NULL OR store_id = @storeId`,
-  ).get({ storeId });
-  if ((row?.n ?? 0) === 0) {
+  if (countCachedTests(db, storeId) === 0) {
     throw problem(
       'conflict',
       409,

@@ -1,0 +1,107 @@
+// The test list's filter as SQL: the conditions and positional parameters every read of tests in a
+// filter's scope shares (the list and its facets, the reports, Learnings, Backlog).
+import type { TestFilter } from '#shared/contract/index';
+
+export type Where = { conditions: string[]; params: unknown[] };
+
+/**
+ * The store and removed-or-not: the scope the facets' option lists are drawn from.
+ * The unary `+` keeps the planner from seeking on these columns: they keep most rows, so
+ * walking the sort's index (which holds store_id) beats seeking them and sorting the lot.
+ */
+function scopeWhere(filter: TestFilter): Where {
+  const where: Where = { conditions: [], params: [] };
+  if (filter.storeId !== null) add(where, '+t.store_id = ?', filter.storeId);
+  if (!filter.includeRemoved) add(where, '+t.removed = 0');
+  return where;
+}
+
+/**
+ * The whole filter. Status, stage, goal and device have few values, each matching a large
+ * share of tests, so they too are kept off indexes (`+`); campaign, audience, tag and search are
+ * selective, and there seeking the matches and sorting them is the cheaper plan.
+ */
+export function filterWhere(filter: TestFilter, withStatuses: boolean, withNotes = false): Where {
+  const where = scopeWhere(filter);
+  if (withStatuses && filter.statuses.length > 0) {
+    add(where, '+t.status IN (SELECT value FROM json_each(?))', JSON.stringify(filter.statuses));
+  }
+  if (filter.stage !== null) add(where, '+t.stage = ?', filter.stage);
+  // Spellings of one goal ("click-through-rate", "clickThroughRate") are one goal.
+  if (filter.goal !== null) add(where, 'spelling_key(t.goal) = spelling_key(?)', filter.goal);
+  if (filter.device !== null) add(where, '+t.device = ?', filter.device);
+  if (filter.tag !== null) {
+    add(
+      where,
+      '(t.store_id, t.id) IN (SELECT store_id, test_id FROM test_tags WHERE name = ? COLLATE NOCASE)',
+      filter.tag,
+    );
+  }
+  if (filter.campaignId !== null) add(where, 't.campaign_id = ?', filter.campaignId);
+  if (filter.audienceId !== null) {
+    add(
+      where,
+      '(t.store_id, t.id) IN (SELECT store_id, test_id FROM test_custom_audiences WHERE audience_id = ?)',
+      filter.audienceId,
+    );
+  }
+  if (filter.hasAlerts) add(where, '+t.alert_count > 0');
+  addSearch(where, filter.search, withNotes);
+  return where;
+}
+
+/**
+ * Every word must occur, as a substring of any case, in the title, hypothesis or handle.
+ * Words of three or more characters go through the trigram index; shorter ones (which
+ * trigrams cannot match) fall back to LIKE. With the user's file attached, a test whose
+ * own note holds every word matches too (notes are few, so a LIKE scan of them is cheap).
+ */
+function addSearch(where: Where, search: string, withNotes: boolean): void {
+  const words = search
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word.length > 0);
+  if (words.length === 0) return;
+  const text: Where = { conditions: [], params: [] };
+  const indexed = words.filter((word) => [...word].length >= 3);
+  const short = words.filter((word) => [...word].length < 3);
+  if (indexed.length > 0) {
+    const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(' ');
+    add(text, 't.seq IN (SELECT rowid FROM tests_fts WHERE tests_fts MATCH ?)', match);
+  }
+  for (const word of short) {
+    const pattern = likePattern(word);
+    add(
+      text,
+      "(t.title LIKE ? ESCAPE '\\' OR t.hypothesis LIKE ? ESCAPE '\\' OR t.handle LIKE ? ESCAPE '\\')",
+      pattern,
+      pattern,
+      pattern,
+    );
+  }
+  if (!withNotes) {
+    where.conditions.push(...text.conditions);
+    where.params.push(...text.params);
+    return;
+  }
+  const inNote = words.map(() => "n.body LIKE ? ESCAPE '\\'").join(' AND ');
+  add(
+    where,
+    `((${text.conditions.join(' AND ')}) OR (t.store_id, t.id) IN (SELECT n.store_id, n.test_id FROM user.notes n WHERE ${inNote}))`,
+    ...text.params,
+    ...words.map(likePattern),
+  );
+}
+
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function add(where: Where, condition: string, ...params: unknown[]): void {
+  where.conditions.push(condition);
+  where.params.push(...params);
+}
+
+export function whereSql(where: Where): string {
+  return where.conditions.length > 0 ? `WHERE ${where.conditions.join(' AND ')}` : '';
+}
