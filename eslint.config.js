@@ -100,6 +100,17 @@ const LAYERS = {
     why: "src/main/index.ts is Electron's entry: it may import only src/main/hosts/electron",
   },
 };
+// Inside the core, folders that must not reach each other (deny-lists: the core's folders otherwise
+// import freely). The review memory reads the outbox (what waits, what was sent); the outbox never
+// reads the review memory, so the two never form a cycle.
+const CORE_FOLDERS = [
+  {
+    from: 'src/main/core/outbox',
+    not: ['src/main/core/review'],
+    why: 'The outbox sits below the review memory: src/main/core/outbox may not import src/main/core/review (review may read the outbox)',
+  },
+];
+
 // Layers where a computed import()/require() is an error: its target cannot be checked.
 const LITERAL_ONLY = new Set([
   'shared',
@@ -198,7 +209,8 @@ const layerImports = {
   },
   create(context) {
     const file = context.filename;
-    const layer = importerLayer(path.relative(ROOT, file).split(path.sep).join('/'));
+    const importer = path.relative(ROOT, file).split(path.sep).join('/');
+    const layer = importerLayer(importer);
     if (!layer) return {};
     const { may, types = [], why } = LAYERS[layer];
 
@@ -211,6 +223,18 @@ const layerImports = {
         return;
       }
       const target = classify(specifier, file);
+      const inside = (dir, p) => p === dir || p.startsWith(`${dir}/`);
+      const fence = CORE_FOLDERS.find(
+        (rule) => inside(rule.from, importer) && rule.not.some((dir) => inside(dir, target.name)),
+      );
+      if (fence) {
+        context.report({
+          node: source,
+          messageId: 'forbidden',
+          data: { why: fence.why, target: target.name, specifier },
+        });
+        return;
+      }
       if (may.includes(target.layer) || (typeOnly && types.includes(target.layer))) return;
       const messageId = types.includes(target.layer) ? 'typesOnly' : 'forbidden';
       context.report({ node: source, messageId, data: { why, target: target.name, specifier } });

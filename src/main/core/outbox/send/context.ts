@@ -5,7 +5,7 @@ import { appProblem, ProblemError, type Problem } from '#shared/problem';
 import type { ApiClient } from '../../api';
 import { ApiError } from '../../api/errors';
 import type { Db } from '../../db/types';
-import { rememberSentEdit } from '../../review/own-edits';
+import { rememberSentEdit } from '../own-edits';
 import { heldInConflict, type ConflictRecord, type PendingRecord, type RowPatch } from '../model';
 import { rebaseRecord, settleCreate } from '../rebase';
 import {
