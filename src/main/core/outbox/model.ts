@@ -184,23 +184,8 @@ export function attemptedChanges(record: Pick<PendingRecord, 'rows'>): Record<st
   return changes;
 }
 
-/** Kinds created here with a local id until the store gives its own. */
+/** Kinds created here with a local id until the store gives its own (see kinds/: `create`). */
 export type CreateKind = 'tag' | 'audience';
-
-export function isCreate(kind: OutboxKind): kind is CreateKind {
-  return kind === 'tag' || kind === 'audience';
-}
-
-/**
- * A create the store has certainly not received, so its name may still change: never attempted, or
- * refused (a refusal is a definite answer). One attempted without an answer may exist in the store.
- */
-export function isUnsentCreate(
-  record: Pick<PendingRecord, 'kind' | 'state' | 'attemptedAt'>,
-): boolean {
-  if (!isCreate(record.kind)) return false;
-  return record.state === 'failed' || (record.state === 'queued' && record.attemptedAt === null);
-}
 
 /** The field of a test's change that names records of a created kind. */
 export const ID_FIELD = { tag: 'tagIds', audience: 'customAudienceIds' } as const;

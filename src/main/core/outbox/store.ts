@@ -267,7 +267,13 @@ export function saveServerCopy(
   ).run(storeId, kind, recordId, JSON.stringify(record));
 }
 
-export function deleteServerCopy(db: Db, storeId: string, kind: CopyKind, recordId: string): void {
+/** Forgets a record's server copy (a create never has one: nothing to forget). */
+export function deleteServerCopy(
+  db: Db,
+  storeId: string,
+  kind: OutboxKind,
+  recordId: string,
+): void {
   statement(
     db,
     `DELETE FROM user.server_copies WHERE store_id = ? AND kind = ? AND record_id = ?`,
