@@ -2,7 +2,7 @@
 // large, and impossible pagination is refused before any of it is believed.
 import { describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '#core/api/index';
-import { MAX_LISTED_TESTS, walkCeiling } from '#core/api/client';
+import { MAX_LISTED_TESTS, walkCeiling } from '#core/api/pagination';
 import { endless } from './support/endless';
 import { failure } from './support/failure';
 import { listing, testRecord } from './support/fixtures';

@@ -285,6 +285,16 @@ const forbidden: Record<string, Probe> = {
     code: `const name = 'ws';\nexport const ws = await import(name);`,
     mentions: 'computed import()',
   },
+  'core/outbox → core/review (the review memory reads the outbox, not the reverse)': {
+    file: 'src/main/core/outbox/__lint_probe.ts',
+    code: `import '../review/changes';`,
+    mentions: 'src/main/core/review/changes',
+  },
+  'core/outbox/send → core/review by alias, types only': {
+    file: 'src/main/core/outbox/send/__lint_probe.ts',
+    code: `import type { Changes } from '#core/review/state';\nexport type C = Changes;`,
+    mentions: 'src/main/core/review/state',
+  },
   'main entry → core (not through the Electron host)': {
     file: 'src/main/index.ts', // linted as text: the real file is not touched
     code: `import './core/create-core';`,
@@ -410,6 +420,10 @@ const allowed: Record<string, Probe> = {
       `import './options';`,
       `void [Database, WebSocketServer, Hocuspocus, Persistence, Redis, Y, z, createServer, checkTeamRoots];`,
     ].join('\n'),
+  },
+  'core/review → core/outbox': {
+    file: 'src/main/core/review/__lint_probe.ts',
+    code: `import { ownEditsOf } from '../outbox/own-edits';\nvoid ownEditsOf;`,
   },
   'tests are not layered': {
     file: 'test/lint/__lint_probe.ts',

@@ -9,7 +9,6 @@ import {
   groupRecords,
   heldInConflict,
   isSendable,
-  isUnsentCreate,
   localIdsNamed,
   mergeWithTheirs,
   remapLocalId,
@@ -18,6 +17,7 @@ import {
   type OutboxRow,
   type PendingRecord,
 } from '#core/outbox/model';
+import { isUnsentCreate } from '#core/outbox/kinds/index';
 
 let seq = 0;
 function row(fields: Partial<OutboxRow> = {}): OutboxRow {

@@ -11,7 +11,8 @@ import { replaceCustomAudiences } from '#core/db/cache/audiences';
 import { upsertTests } from '#core/db/cache/tests';
 import { openDatabase } from '#core/db/open';
 import type { Db } from '#core/db/types';
-import { createSendContext, type SendContext } from '#core/outbox/send/context';
+import type { SendContext } from '#core/outbox/kinds/index';
+import { createSendContext } from '#core/outbox/push';
 import { createSimulator, serveSimulator, type Simulator } from '#simulator/index';
 import { addStore } from '../db/fixtures';
 

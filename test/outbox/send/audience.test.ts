@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { audienceById } from '#core/outbox/local-copies';
 import { recordCreate, recordEdit } from '#core/outbox/queue';
-import { sendAudience } from '#core/outbox/send/audience';
+import { sendAudience } from '#core/outbox/kinds/audience';
 import { outboxRows, pendingRecord, updateOutbox } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Campaign } from '#shared/api/index';
 import { cachedCampaign } from '#core/outbox/local-copies';
 import { recordEdit } from '#core/outbox/queue';
-import { sendCampaign } from '#core/outbox/send/campaign';
+import { sendCampaign } from '#core/outbox/kinds/campaign';
 import { GONE_NOTE } from '#core/outbox/model';
 import { updateOutbox, outboxRows, pendingRecord } from '#core/outbox/store';
 import { NOW, STORE, cache, servedStore, type ServedStore } from '../support';

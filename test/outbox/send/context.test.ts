@@ -12,7 +12,7 @@ import {
   mayHaveBeenApplied,
   problemOf,
   statusOf,
-} from '#core/outbox/send/context';
+} from '#core/outbox/kinds/outcome';
 import { markReadOnly, outboxRows, pendingRecord, readOnlyReason } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith } from '../support';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { tagById } from '#core/outbox/local-copies';
 import { TAG_ID_UNKNOWN } from '#core/outbox/model';
 import { recordCreate, recordEdit } from '#core/outbox/queue';
-import { sendTag } from '#core/outbox/send/tag';
+import { sendTag } from '#core/outbox/kinds/tag';
 import { outboxRows, pendingRecord, updateOutbox } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Test } from '#shared/api/index';
 import { cachedTest } from '#core/outbox/local-copies';
 import { recordCreate, recordEdit } from '#core/outbox/queue';
-import { sendTest } from '#core/outbox/send/test';
+import { sendTest } from '#core/outbox/kinds/test';
 import { outboxRows, pendingRecord, serverCopy } from '#core/outbox/store';
 import { DRAFT, LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 

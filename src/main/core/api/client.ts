@@ -18,14 +18,16 @@ import {
   type Pagination,
 } from '#shared/api/index';
 import { problem } from '#shared/problem';
-import { plainHttpAllowed, PLAIN_HTTP_REFUSED } from '#shared/domain/base-url';
+import { checkApiKey, normaliseBaseUrl, PREFIX } from './base-url';
 import { sleep as realSleep } from './backoff';
 import { ApiError, scrubSecret } from './errors';
 import { createRequestLimiter, type RequestLimiter } from './limiter';
 import { isolateRecords, type ListingRead } from './isolate';
+import { impossiblePagination, walkCeiling } from './pagination';
 import { parseRecords, type RejectedRecord } from './records';
 import { summarizeIssues } from '#shared/validation';
-import { createTransport, type ApiReply, type ApiRequest, type RequestEvent } from './transport';
+import type { ApiReply, ApiRequest, RequestEvent } from './request';
+import { createTransport } from './transport';
 
 const NO_READABLE_BODY = 'The answer has no readable body.';
 
@@ -139,56 +141,10 @@ export interface ApiClient {
   walkTests(opts?: WalkOptions): AsyncGenerator<WalkedPage, void, undefined>;
 }
 
-const PREFIX = '/api/public/v1';
-
 /** A test's results (every side, segment and day) can be large; 64 MiB is far beyond any real one. */
 export const RESULTS_MAX_BYTES = 64 * 1024 * 1024;
 /** A page of 100 tests, a campaign or audience list, a problem: 8 MiB is far beyond any real one. */
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
-
-/** Beyond the page count the first page announced, a listing may grow this much while we walk it. */
-const WALK_GROWTH_FACTOR = 2;
-const WALK_GROWTH_PAGES = 5;
-/** Far more tests than any store runs: a walk never reads past this many, whatever the server claims. */
-export const MAX_LISTED_TESTS = 200_000;
-
-/** The last page a walk may ask for, set from the first page it read. */
-export function walkCeiling(
-  page: number,
-  totalPages: number,
-  totalCount: number,
-  received: number,
-): number {
-  const remainingByPages = Math.max(totalPages - page, 1);
-  const remainingByCount = Math.max(
-    Math.ceil(Math.min(totalCount, MAX_LISTED_TESTS) / received) - page,
-    1,
-  );
-  const remaining = Math.min(remainingByPages, remainingByCount);
-  return page + remaining * WALK_GROWTH_FACTOR + WALK_GROWTH_PAGES;
-}
-
-/**
- * Why a page's pagination cannot be true, or null when it can: negative counts, records on a
- * listing that says it has none, or a page count that does not follow from the count and page size.
- */
-export function impossiblePagination(p: Pagination, records: number): string | null {
-  if (p.totalCount < 0 || p.totalPages < 0) {
-    return `it reports ${p.totalCount} tests on ${p.totalPages} pages`;
-  }
-  if (p.perPage <= 0) return `it reports a page size of ${p.perPage}`;
-  if (p.page <= 0) return `it reports page ${p.page}`;
-  if (records > 0 && (p.totalCount === 0 || p.totalPages === 0)) {
-    return `the page holds ${records} records but the listing says it has ${p.totalCount} tests on ${p.totalPages} pages`;
-  }
-  const expected = Math.ceil(p.totalCount / p.perPage);
-  // An empty listing may say 0 pages or 1 (an empty first page).
-  const consistent = p.totalPages === expected || (p.totalCount === 0 && p.totalPages === 1);
-  if (!consistent) {
-    return `${p.totalCount} tests at ${p.perPage} per page make ${expected} pages, not ${p.totalPages}`;
-  }
-  return null;
-}
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = normaliseBaseUrl(options.baseUrl);
@@ -492,67 +448,6 @@ function input<S extends z.ZodType>(schema: S, value: unknown, title: string): z
 
 function uuid(id: string): string {
   return encodeURIComponent(input(Uuid, id, 'Not a valid id'));
-}
-
-/**
- * The ONE normalisation of a store's base URL (the stores service saves what this returns, the client
- * calls what it returns): no trailing slash and no trailing `/api/public/v1` (the API description prints
- * every path with it, so users paste it), only http(s), and never with credentials in it.
- */
-export function normaliseBaseUrl(raw: string): { href: string; host: string } {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw problem(
-      'validation',
-      400,
-      'The API base URL is not valid',
-      "Enter the store's address, such as https://shop.example.com.",
-    );
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw problem(
-      'validation',
-      400,
-      'The API base URL is not valid',
-      'The address must start with https:// or http://.',
-    );
-  }
-  // The same rule the contract applies to a new store, here too for stores saved before it.
-  if (url.protocol === 'http:' && !plainHttpAllowed(url.hostname)) {
-    throw problem(
-      'validation',
-      400,
-      'Plain http:// is not allowed for this address',
-      PLAIN_HTTP_REFUSED,
-    );
-  }
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
-    throw problem(
-      'validation',
-      400,
-      'The API base URL is not valid',
-      'The address may not carry a user name, password, query or fragment: the key goes in its own field.',
-    );
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  const bare = path.toLowerCase().endsWith(PREFIX) ? path.slice(0, -PREFIX.length) : path;
-  const href = `${url.origin}${bare}`.replace(/\/+$/, '');
-  return { href, host: url.host };
-}
-
-/** A key that a header cannot carry would make fetch quote it in its error: refuse it first, without echoing it. */
-function checkApiKey(key: string): string {
-  if (!/^[\x21-\x7e]+$/.test(key)) {
-    throw problem(
-      'validation',
-      400,
-      'The API key is not valid',
-      'An API key is one word of printable characters.',
-    );
-  }
-  return key;
 }
 
 function positive(value: number, name: string): number {

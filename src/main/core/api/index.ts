@@ -1,5 +1,6 @@
 // The API client's public face: the client, its limiter, its error, and the types callers need.
-export { createApiClient, normaliseBaseUrl } from './client';
+export { normaliseBaseUrl } from './base-url';
+export { createApiClient } from './client';
 export type {
   ApiClient,
   ApiClientOptions,
@@ -15,4 +16,4 @@ export type { ApiErrorKind } from './errors';
 export { createRequestLimiter } from './limiter';
 export type { LimiterStats, Permit, RequestLimiter, RequestLimiterOptions } from './limiter';
 export type { RejectedRecord } from './records';
-export type { RequestEvent } from './transport';
+export type { RequestEvent } from './request';

@@ -1,68 +1,27 @@
 // One API request with its retries: limiter slot, per-attempt timeout, body read, and the retry rules.
-import { ProblemDetails } from '#shared/api/index';
 import { backoffDelay, parseRetryAfter } from './backoff';
 import { ApiError, scrubSecret, titleForStatus, type ApiErrorKind } from './errors';
 import type { Permit, RequestLimiter } from './limiter';
-
-export type HttpMethod = 'GET' | 'POST' | 'PATCH';
-
-export interface ApiRequest {
-  method: HttpMethod;
-  /** Path and query below the base URL, starting with `/api/public/v1`. */
-  path: string;
-  body?: unknown;
-  /** The most bytes of the answer's body read before the call fails as too large; default: the transport's. */
-  maxBytes?: number;
-  /**
-   * A listing page the caller can ask for again in smaller pages: a 2xx answer too large, or not
-   * JSON at its second attempt, comes back as an `unfit` body (the error it would have failed with,
-   * and its first bytes) instead of failing, so the caller can find the one record at fault.
-   */
-  splittable?: boolean;
-  /**
-   * Reads a GET's 2xx body instead of the transport's JSON.parse, possibly on another thread (the
-   * sync's results decoder). Its `unreadable` is treated as the transport's own: the GET is asked
-   * again, as a broken transfer. Everything else it returns is the reply's body as it is.
-   */
-  decode?: (text: string) => Promise<ReplyBody>;
-}
-
-/** A successful answer's body. GETs always get `json`; a write may get none or an unreadable one. */
-export type ReplyBody =
-  | { kind: 'json'; value: unknown }
-  | { kind: 'none' }
-  | { kind: 'unreadable'; reason: string }
-  | UnfitBody;
-
-/** A splittable request's 2xx answer that could not be taken whole (too large, or not JSON). */
-export interface UnfitBody {
-  kind: 'unfit';
-  /** What the request would have failed with, had it not been splittable. */
-  error: ApiError;
-  /** Why, in a few words: "more than 8 MB", "not valid JSON (…)". */
-  reason: string;
-  /** The body's first bytes (at most UNFIT_HEAD_BYTES), as text: enough to find a record's id. */
-  head: string;
-}
-
-/** How much of an unfit answer is kept: a record's id comes near its start. */
-export const UNFIT_HEAD_BYTES = 64 * 1024;
-/** A splittable answer that is not JSON is asked for once more (a broken transfer), then returned unfit. */
-export const SPLITTABLE_UNREADABLE_ATTEMPTS = 2;
-
-export interface ApiReply {
-  status: number;
-  body: ReplyBody;
-}
-
-export interface RequestEvent {
-  method: string;
-  path: string;
-  /** Null when no answer came (network failure, timeout, abort). */
-  status: number | null;
-  attempt: number;
-  ms: number;
-}
+import {
+  SPLITTABLE_UNREADABLE_ATTEMPTS,
+  UNFIT_HEAD_BYTES,
+  type ApiReply,
+  type ApiRequest,
+  type ReplyBody,
+  type RequestEvent,
+} from './request';
+import {
+  describe,
+  errorCode,
+  megabytes,
+  NETWORK_REASONS,
+  NOT_SENT_CODES,
+  problemDetails,
+  readBody,
+  readCapped,
+  roughSeconds,
+  seconds,
+} from './wire';
 
 export interface TransportConfig {
   /** Without a trailing slash. */
@@ -83,38 +42,10 @@ export interface TransportConfig {
   onRequest?: (event: RequestEvent) => void;
 }
 
-export type Transport = (request: ApiRequest, signal?: AbortSignal) => Promise<ApiReply>;
-
-/** Failures that happen before a connection exists: the request surely never reached the server. */
 /** Attempts at a host that could not be connected to before the request fails as offline. */
 export const MAX_UNREACHABLE_ATTEMPTS = 3;
 
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: 'the connection was refused',
-  ENOTFOUND: 'the host name is unknown',
-  EAI_AGAIN: 'the host name could not be resolved',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  EADDRNOTAVAIL: 'the address is not available',
-  UND_ERR_CONNECT_TIMEOUT: 'the connection could not be opened in time',
-  ECONNRESET: 'the connection was reset',
-  EPIPE: 'the connection was closed',
-  UND_ERR_SOCKET: 'the connection closed before the answer was complete',
-  ETIMEDOUT: 'the connection timed out',
-  CERT_HAS_EXPIRED: "the server's certificate has expired",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's certificate is self-signed",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's certificate cannot be verified",
-};
+export type Transport = (request: ApiRequest, signal?: AbortSignal) => Promise<ApiReply>;
 
 /** What one attempt came to: an answer to return, a failure worth another attempt, or the end. */
 type AttemptOutcome =
@@ -475,118 +406,4 @@ export function createTransport(config: TransportConfig): Transport {
       }
     }
   };
-}
-
-/**
- * The body as text, or too large once it exceeds `limit` bytes (the rest is not read: the stream is
- * cancelled), with its first `keep` bytes. Of a Content-Length above the limit nothing more is read
- * than those `keep` bytes (none for most requests).
- */
-async function readCapped(
-  response: Response,
-  limit: number,
-  keep: number,
-): Promise<{ type: 'text'; text: string } | { type: 'too-large'; head: string }> {
-  const declared = Number(response.headers.get('content-length'));
-  const refused = Number.isFinite(declared) && declared > limit;
-  if (!response.body || (refused && keep === 0)) {
-    await response.body?.cancel().catch(() => {});
-    return refused ? { type: 'too-large', head: '' } : { type: 'text', text: '' };
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const tooLarge = async (last: Uint8Array | null) => {
-    await reader.cancel().catch(() => {});
-    const head: Uint8Array[] = [];
-    let kept = 0;
-    for (const chunk of last ? [...chunks, last] : chunks) {
-      if (kept >= keep) break;
-      head.push(chunk.subarray(0, keep - kept));
-      kept += Math.min(chunk.byteLength, keep - kept);
-    }
-    return { type: 'too-large' as const, head: Buffer.concat(head, kept).toString('utf8') };
-  };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.byteLength > limit) return tooLarge(value);
-    total += value.byteLength;
-    chunks.push(value);
-    if (refused && total >= keep) return tooLarge(null);
-  }
-  if (refused) return tooLarge(null);
-  return { type: 'text', text: Buffer.concat(chunks, total).toString('utf8') };
-}
-
-function megabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return mb >= 1
-    ? `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`
-    : `${Math.ceil(bytes / 1024)} KB`;
-}
-
-function readBody(status: number, text: string): ReplyBody {
-  if (status === 204 || text.trim() === '') return { kind: 'none' };
-  try {
-    return { kind: 'json', value: JSON.parse(text) };
-  } catch (error) {
-    return { kind: 'unreadable', reason: describe(error) };
-  }
-}
-
-/** The server's problem details, when its error body carries them; fields may each be missing. */
-function problemDetails(text: string): {
-  type: string | null;
-  title: string | null;
-  detail: string | null;
-} {
-  const none = { type: null, title: null, detail: null };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return none;
-  }
-  const parsed = ProblemDetails.safeParse(json);
-  if (!parsed.success) return none;
-  const nonEmpty = (s: string | null | undefined) => (s && s.trim() !== '' ? s.trim() : null);
-  return {
-    type: nonEmpty(parsed.data.type),
-    title: nonEmpty(parsed.data.title),
-    detail: nonEmpty(parsed.data.detail),
-  };
-}
-
-/** The system error code of a fetch failure, wherever undici put it (the error, its cause, an AggregateError). */
-function errorCode(error: unknown): string | null {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0) {
-    const current = queue.shift();
-    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
-    seen.add(current);
-    if ('code' in current && typeof current.code === 'string') return current.code;
-    if ('cause' in current) queue.push(current.cause);
-    if (current instanceof AggregateError) queue.push(...current.errors);
-  }
-  return null;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? error.cause.message : null;
-    return cause && cause !== error.message ? `${error.message} (${cause})` : error.message;
-  }
-  return String(error);
-}
-
-/** Whole seconds from ten on ("21 s"), tenths below ("2.4 s"). */
-function roughSeconds(ms: number): string {
-  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

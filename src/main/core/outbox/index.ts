@@ -2,7 +2,6 @@
 // sent by one serial pusher per store. What the services, the sync and the core import from it.
 export {
   isSendable,
-  isUnsentCreate,
   type ConflictChoice,
   type ConflictRecord,
   type FieldConflict,
@@ -48,3 +47,4 @@ export {
   type NewEdit,
 } from './queue';
 export { pushStore, type PushContext, type PushSummary } from './push';
+export { isUnsentCreate, KINDS, kindOf, type OutboxKindSpec } from './kinds/index';

@@ -1,55 +1,26 @@
 // The outbox's model, free of SQL and HTTP: record kinds and states, a record's rows merged into what one
 // request carries, and the rules every part applies the same way (what may be sent, the three-way merge
 // of mine and theirs, a create's local id replaced in the edits naming it, holding and resolving a conflict).
-import type { EditKind, EditState } from '#shared/contract/index';
 import { sameValue } from '#shared/domain/mutability';
 import type { Problem } from '#shared/problem';
+import type {
+  ConflictRecord,
+  FieldConflict,
+  OutboxKind,
+  OutboxRow,
+  OutboxState,
+  RowPatch,
+} from '../db/user/outbox';
 
-/** The kinds and states are the bridge's (shared/contract/edits.ts): one list of each. */
-export type OutboxKind = EditKind;
-export type OutboxState = EditState;
-
-/** A field both sides changed since the base: held until the user picks. */
-export type FieldConflict = { base: unknown; mine: unknown; theirs: unknown };
-/** What a conflict holds: fields, or a campaign that left the active list (it cannot be re-read). */
-export type ConflictRecord = {
-  fields: Record<string, FieldConflict>;
-  /** The record's updatedAt on the server when the conflict was found (tests). */
-  theirsUpdatedAt: string | null;
-  gone: boolean;
-};
-
-/** One edit or create as the outbox keeps it. */
-export type OutboxRow = {
-  seq: number;
-  storeId: string;
-  kind: OutboxKind;
-  recordId: string;
-  changes: Record<string, unknown>;
-  base: Record<string, unknown>;
-  baseUpdatedAt: string | null;
-  state: OutboxState;
-  attemptedAt: string | null;
-  forceSend: boolean;
-  note: string | null;
-  problem: Problem | null;
-  conflict: ConflictRecord | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-/** Columns of outbox rows to change; a key left out keeps its value. */
-export type RowPatch = {
-  state?: OutboxState;
-  problem?: Problem | null;
-  conflict?: ConflictRecord | null;
-  note?: string | null;
-  attemptedAt?: string | null;
-  forceSend?: boolean;
-  changes?: Record<string, unknown>;
-  base?: Record<string, unknown>;
-  baseUpdatedAt?: string | null;
-};
+// The row types are the table's (db/user/outbox.ts); the outbox's parts name them from here.
+export type {
+  ConflictRecord,
+  FieldConflict,
+  OutboxKind,
+  OutboxRow,
+  OutboxState,
+  RowPatch,
+} from '../db/user/outbox';
 
 /** All pending rows of one record, collapsed: what one request would carry. */
 export type PendingRecord = {
@@ -184,23 +155,8 @@ export function attemptedChanges(record: Pick<PendingRecord, 'rows'>): Record<st
   return changes;
 }
 
-/** Kinds created here with a local id until the store gives its own. */
+/** Kinds created here with a local id until the store gives its own (see kinds/: `create`). */
 export type CreateKind = 'tag' | 'audience';
-
-export function isCreate(kind: OutboxKind): kind is CreateKind {
-  return kind === 'tag' || kind === 'audience';
-}
-
-/**
- * A create the store has certainly not received, so its name may still change: never attempted, or
- * refused (a refusal is a definite answer). One attempted without an answer may exist in the store.
- */
-export function isUnsentCreate(
-  record: Pick<PendingRecord, 'kind' | 'state' | 'attemptedAt'>,
-): boolean {
-  if (!isCreate(record.kind)) return false;
-  return record.state === 'failed' || (record.state === 'queued' && record.attemptedAt === null);
-}
 
 /** The field of a test's change that names records of a created kind. */
 export const ID_FIELD = { tag: 'tagIds', audience: 'customAudienceIds' } as const;

@@ -1,37 +1,56 @@
-// The pusher of one store: sends its outbox serially, oldest record first, each record by the sender of
-// its kind (send/). A failure that says "later" keeps the record queued and stops the push, so order holds;
-// one that says "no" fails that record only (a 403 also records that the store's key is read-only). A
-// failure of the local files is neither: it ends the push and leaves the record as it was.
+// The pusher of one store: sends its outbox serially, oldest record first, each record by its kind
+// (kinds/: queue → kind → api → result). A failure that says "later" keeps the record queued and stops
+// the push, so order holds; one that says "no" fails that record only (a 403 also records that the
+// store's key is read-only). A failure of the local files is neither: it ends the push and leaves the
+// record as it was.
+import type { Campaign } from '#shared/api/index';
 import type { Problem } from '#shared/problem';
 import { ApiError } from '../api/errors';
-import {
-  isCreate,
-  isSendable,
-  localIdsNamed,
-  WAITING_TO_BE_SENT,
-  type OutboxKind,
-  type PendingRecord,
-} from './model';
 import { storageFailure } from '../db/storage-errors';
-import { markReadOnly, pendingRecord, pendingRecords } from './store';
-import { sendAudience } from './send/audience';
-import { sendCampaign } from './send/campaign';
+import { isCreate, kindOf, type PushContext, type SendContext } from './kinds/index';
 import {
-  createSendContext,
   failRecord,
   isTransient,
   mayHaveBeenApplied,
   problemOf,
   setRecord,
   statusOf,
-  type PushContext,
-  type SendContext,
-  type SendOutcome,
-} from './send/context';
-import { sendTag } from './send/tag';
-import { sendTest } from './send/test';
+} from './kinds/outcome';
+import { isSendable, WAITING_TO_BE_SENT, type OutboxKind, type PendingRecord } from './model';
+import { rebaseRecord, settleCreate } from './rebase';
+import { markReadOnly, pendingRecord, pendingRecords } from './store';
 
 export type { PushContext };
+
+/**
+ * The context of one push: `counted` hears of every request it makes. What differs by kind once a
+ * sender has its answer (rebasing a local copy, settling a create) is looked up in the registry here,
+ * so a kind's module never reaches back through the generic parts.
+ */
+export function createSendContext(push: PushContext, counted: () => void): SendContext {
+  let active: Campaign[] | null = null;
+  return {
+    ...push,
+    counted,
+    tx(fn) {
+      push.db.transaction(fn).immediate();
+      push.changed();
+    },
+    async activeCampaigns() {
+      if (active === null) {
+        counted();
+        active = (await push.client.listActiveCampaigns({ signal: push.signal })).items;
+      }
+      return active;
+    },
+    rebase(record) {
+      rebaseRecord(push.db, push.storeId, record.kind, record.recordId, push.now());
+    },
+    settle(record, confirmed) {
+      settleCreate(push.db, record, confirmed, push.now());
+    },
+  };
+}
 
 export type PushSummary = {
   /** Records the server confirmed (or already held). */
@@ -44,16 +63,6 @@ export type PushSummary = {
   stoppedBy: Problem | null;
   /** The store answered at least one request (whatever it said): it can be reached. */
   reached: boolean;
-};
-
-const SENDERS: Record<
-  OutboxKind,
-  (ctx: SendContext, record: PendingRecord) => Promise<SendOutcome>
-> = {
-  test: sendTest,
-  campaign: sendCampaign,
-  tag: sendTag,
-  audience: sendAudience,
 };
 
 export async function pushStore(ctx: PushContext): Promise<PushSummary> {
@@ -79,7 +88,7 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
     if (!record || !isSendable(record.state)) return true;
     const before = summary.requests;
     try {
-      const outcome = await SENDERS[record.kind](send, record);
+      const outcome = await kindOf(record.kind).send(send, record);
       if (summary.requests > before) summary.reached = true;
       if (outcome === 'sent') summary.sent += 1;
       else if (outcome === 'waiting') summary.waiting += 1;
@@ -100,7 +109,7 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
           state: 'queued',
           note: WAITING_TO_BE_SENT,
           problem,
-          attemptedAt: isCreate(record.kind) || record.kind === 'test' ? attempted : null,
+          attemptedAt: kindOf(record.kind).keepsAttempt ? attempted : null,
         });
         summary.stoppedBy = problem;
         // Serial and in order: what follows waits for the store to answer again.
@@ -131,16 +140,16 @@ export async function pushStore(ctx: PushContext): Promise<PushSummary> {
   return summary;
 }
 
-/** The pending creates (sendable) whose local ids a test's edit names, oldest first. */
+/** The pending creates (sendable) whose local ids an edit names (a test's tags, say), oldest first. */
 function createsNamed(
   db: PushContext['db'],
   storeId: string,
   record: PendingRecord,
 ): PendingRecord[] {
-  if (record.kind !== 'test') return [];
+  const names = kindOf(record.kind).localIdsNamed;
   const creates = pendingRecords(db, storeId).filter(
     (r) => isCreate(r.kind) && isSendable(r.state),
   );
-  const named = new Set(localIdsNamed(record.changes, new Set(creates.map((r) => r.recordId))));
+  const named = new Set(names(record.changes, new Set(creates.map((r) => r.recordId))));
   return creates.filter((r) => named.has(r.recordId));
 }

@@ -3,11 +3,9 @@
 // or resolved. The checks a user must hear about (locked fields, duplicates, read-only keys) come first,
 // in services/edits.ts.
 import type { Db } from '../db/types';
+import { isCreate, isUnsentCreate, kindOf } from './kinds/index';
 import { saveTag } from './local-copies';
 import {
-  isCreate,
-  isUnsentCreate,
-  localIdsNamed,
   REQUEUED,
   resolvedConflict,
   type ConflictChoice,
@@ -112,10 +110,10 @@ export function renameCreatedTag(
         now,
       );
       saveTag(db, storeId, { id: tagId, name });
-      // The tests whose edits carry the tag show its new name.
+      // The edits that carry the tag (tests') show its new name.
       for (const edit of pendingRecords(db, storeId))
-        if (edit.kind === 'test' && localIdsNamed(edit.changes, new Set([tagId])).length > 0)
-          rebaseRecord(db, storeId, 'test', edit.recordId, now);
+        if (kindOf(edit.kind).localIdsNamed(edit.changes, new Set([tagId])).length > 0)
+          rebaseRecord(db, storeId, edit.kind, edit.recordId, now);
       return true;
     })
     .immediate();

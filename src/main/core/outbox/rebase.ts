@@ -1,45 +1,25 @@
 // The rebase: the cache's copy of a record with unsent edits is always "server copy + pending edits",
 // rebuilt at core start, after each pulled page and list, after every edit and once a create is settled.
-import { Campaign, Test, type CustomAudience } from '#shared/api/index';
+// How a record of each kind is rebased is its kind's (kinds/); this walks the records and asks the registry.
+import type { Campaign, Test } from '#shared/api/index';
 import { getStoreRow } from '../db/cache/stores';
 import type { Db } from '../db/types';
-import {
-  applyCampaignChanges,
-  applyTestChanges,
-  audienceById,
-  cachedCampaign,
-  cachedTest,
-  deleteAudience,
-  deleteTag,
-  saveAudience,
-  saveTag,
-  tagById,
-  writeLocalCampaign,
-  writeLocalTest,
-} from './local-copies';
-import { isCreate, type OutboxKind, type PendingRecord } from './model';
+import { kindOf, type Confirmed } from './kinds/index';
+import { rebaseTest } from './kinds/test';
+import type { CreateKind, OutboxKind, PendingRecord } from './model';
 import {
   deleteOutbox,
-  deleteServerCopy,
   orphanServerCopies,
   pendingIds,
   pendingRecord,
   pendingRecords,
   remapCreatedId,
   saveServerCopy,
-  serverCopy,
 } from './store';
 
-/** The server's record under the pending edits: the saved copy, else the cache (no edit has touched it yet). */
-export function serverTest(db: Db, storeId: string, testId: string): Test | null {
-  const saved = Test.safeParse(serverCopy(db, storeId, 'test', testId));
-  return saved.success ? saved.data : cachedTest(db, storeId, testId);
-}
-
-export function serverCampaign(db: Db, storeId: string, campaignId: string): Campaign | null {
-  const saved = Campaign.safeParse(serverCopy(db, storeId, 'campaign', campaignId));
-  return saved.success ? saved.data : cachedCampaign(db, storeId, campaignId);
-}
+export { serverTest } from './kinds/test';
+export { serverCampaign } from './kinds/campaign';
+export { localAudience } from './kinds/audience';
 
 /**
  * Rewrites the cache's copy of one record as the server's copy plus its pending edits; with no edit
@@ -52,42 +32,7 @@ export function rebaseRecord(
   recordId: string,
   now: string,
 ): void {
-  const record = pendingRecord(db, storeId, kind, recordId);
-  if (kind === 'test') {
-    const server = serverTest(db, storeId, recordId);
-    if (server === null) return;
-    if (record === null) {
-      writeLocalTest(db, storeId, server);
-      deleteServerCopy(db, storeId, 'test', recordId);
-      return;
-    }
-    saveServerCopy(db, storeId, 'test', recordId, server);
-    writeLocalTest(db, storeId, applyTestChanges(db, storeId, server, record.changes));
-  } else if (kind === 'campaign') {
-    const server = serverCampaign(db, storeId, recordId);
-    if (server === null) return;
-    if (record === null) {
-      writeLocalCampaign(db, storeId, server);
-      deleteServerCopy(db, storeId, 'campaign', recordId);
-      return;
-    }
-    saveServerCopy(db, storeId, 'campaign', recordId, server);
-    writeLocalCampaign(db, storeId, applyCampaignChanges(server, record.changes));
-  } else if (kind === 'tag' && record !== null) {
-    const name = String(record.changes.name ?? '');
-    if (tagById(db, storeId, recordId) === null) saveTag(db, storeId, { id: recordId, name });
-  } else if (kind === 'audience' && record !== null) {
-    if (audienceById(db, storeId, recordId) === null)
-      saveAudience(db, storeId, localAudience(record), now);
-  }
-}
-
-/** The local copy of an audience created here and not confirmed yet. */
-export function localAudience(record: PendingRecord): CustomAudience {
-  const rules = Array.isArray(record.changes.rules)
-    ? (record.changes.rules as CustomAudience['rules'])
-    : [];
-  return { id: record.recordId, name: String(record.changes.name ?? ''), rules };
+  kindOf(kind).rebase(db, storeId, recordId, pendingRecord(db, storeId, kind, recordId), now);
 }
 
 /**
@@ -140,14 +85,8 @@ export function rebasePulledLists(
   campaigns: readonly Campaign[] | null,
   now: string,
 ): void {
-  for (const record of pendingRecords(db, storeId)) {
-    if (record.kind === 'campaign' && campaigns !== null) {
-      const server = campaigns.find((c) => c.id === record.recordId);
-      if (server) saveServerCopy(db, storeId, 'campaign', record.recordId, server);
-      rebaseRecord(db, storeId, 'campaign', record.recordId, now);
-    }
-    if (record.kind === 'audience') rebaseRecord(db, storeId, 'audience', record.recordId, now);
-  }
+  for (const record of pendingRecords(db, storeId))
+    kindOf(record.kind).rebasePulledLists(db, record, campaigns, now);
 }
 
 /**
@@ -159,21 +98,17 @@ export function rebasePulledLists(
 export function settleCreate(
   db: Db,
   record: PendingRecord,
-  confirmed: { id: string; audience?: CustomAudience } | null,
+  confirmed: Confirmed | null,
   now: string,
 ): void {
   const { storeId, recordId: localId, kind } = record;
-  if (!isCreate(kind)) throw new TypeError(`A ${kind} is not a create`);
-  const name = String(record.changes.name ?? '');
+  const create = kindOf(kind).create;
+  if (create === null) throw new TypeError(`A ${kind} is not a create`);
   deleteOutbox(db, record.seqs);
-  if (kind === 'tag') {
-    deleteTag(db, storeId, localId);
-    if (confirmed) saveTag(db, storeId, { id: confirmed.id, name });
-  } else {
-    deleteAudience(db, storeId, localId);
-    if (confirmed)
-      saveAudience(db, storeId, confirmed.audience ?? { id: confirmed.id, name, rules: [] }, now);
-  }
-  const touched = remapCreatedId(db, storeId, kind, localId, confirmed?.id ?? null, now);
-  for (const testId of touched) rebaseRecord(db, storeId, 'test', testId, now);
+  create.replaceLocal(db, record, confirmed, now);
+  // The registry says this kind is a create: one of CreateKind's.
+  const createKind = kind as CreateKind;
+  const touched = remapCreatedId(db, storeId, createKind, localId, confirmed?.id ?? null, now);
+  for (const testId of touched)
+    rebaseTest(db, storeId, testId, pendingRecord(db, storeId, 'test', testId));
 }

@@ -15,7 +15,7 @@ import { firstSnapshotAt, probabilityEnds, storeMark } from '../db/history/revie
 import { hasUserData } from '../db/user/attached';
 import { listStoreRows } from '../db/cache/stores';
 import type { Db } from '../db/types';
-import { ownEditsOf } from './own-edits';
+import { ownEditsOf } from '../outbox/own-edits';
 import { TestState, type Changes } from './state';
 
 /**

@@ -13,15 +13,8 @@ import {
 } from '../db/history/review';
 import { hasUserData } from '../db/user/attached';
 import type { Db } from '../db/types';
-import type { MetaRow } from '../db/user/sent-edits';
-import {
-  DRIFT_FIELDS,
-  Tracked,
-  diffTracked,
-  roundFigure,
-  type Meta,
-  type TestState,
-} from './state';
+import { metaOf } from '../db/user/sent-edits';
+import { DRIFT_FIELDS, Tracked, diffTracked, roundFigure, type TestState } from './state';
 
 /** Snapshots younger than this are all kept; older drift-only ones are thinned to one a week. */
 export const KEEP_ALL_DAYS = 90;
@@ -118,34 +111,6 @@ function trackedFrom(row: TrackedRow, before: Tracked | null): Tracked {
     visitorsVariant: unchanged ? (before?.state.visitorsVariant ?? null) : (parts?.variant ?? null),
   };
   return { state, meta: metaOf(row) };
-}
-
-/** A test's metadata as the review memory compares it (also what a sent edit is remembered as). */
-export function metaOf(row: MetaRow): Meta {
-  return {
-    title: row.title,
-    hypothesis: row.hypothesis,
-    priority: row.priority,
-    surfaceArea: row.surfaceArea,
-    impact: row.impact,
-    effort: row.effort,
-    implemented: row.implemented === null ? null : row.implemented === 1,
-    tags: tagList(row.tagNames),
-    campaign: row.campaignName,
-    goal: row.goal,
-    device: row.device,
-    startAt: row.startAt,
-    endAt: row.endAt,
-  };
-}
-
-function tagList(json: string): string {
-  try {
-    const names: unknown = JSON.parse(json);
-    return Array.isArray(names) ? names.map(String).sort().join(', ') : '';
-  } catch {
-    return '';
-  }
 }
 
 function readParts(

@@ -1,5 +1,6 @@
 // What Splitbook remembers of a test between syncs: its material state, the metadata it compares, and the diff of two.
 import { z } from 'zod';
+import { META_FIELDS, type ChangeValue, type Meta } from '../db/user/sent-edits';
 
 /** The figures and states a snapshot keeps (History draws these). */
 export const TestState = z.object({
@@ -17,24 +18,9 @@ export const TestState = z.object({
 });
 export type TestState = z.infer<typeof TestState>;
 
-/** Metadata fields whose server-side edits are reported with old and new values. */
-export const META_FIELDS = [
-  'title',
-  'hypothesis',
-  'priority',
-  'surfaceArea',
-  'impact',
-  'effort',
-  'implemented',
-  'tags',
-  'campaign',
-  'goal',
-  'device',
-  'startAt',
-  'endAt',
-] as const;
-export type MetaField = (typeof META_FIELDS)[number];
-export type Meta = Record<MetaField, string | number | boolean | null>;
+// The metadata a snapshot compares is read from the test's row in db/user/sent-edits.ts, where a sent
+// edit is remembered in the same terms.
+export { META_FIELDS, type ChangeValue, type Meta, type MetaField } from '../db/user/sent-edits';
 
 export const Tracked = z.object({
   state: TestState,
@@ -42,7 +28,6 @@ export const Tracked = z.object({
 });
 export type Tracked = { state: TestState; meta: Meta };
 
-export type ChangeValue = string | number | boolean | null;
 /** field -> [from, to]; per-goal tiers as `tier:<goal>`; a test first seen after a store's first sync as `added`. */
 export type Changes = Record<string, [ChangeValue, ChangeValue]>;
 

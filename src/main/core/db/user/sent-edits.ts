@@ -21,6 +21,26 @@ export type MetaRow = {
   endAt: string | null;
 };
 
+/** Metadata fields whose server-side edits are reported with old and new values. */
+export const META_FIELDS = [
+  'title',
+  'hypothesis',
+  'priority',
+  'surfaceArea',
+  'impact',
+  'effort',
+  'implemented',
+  'tags',
+  'campaign',
+  'goal',
+  'device',
+  'startAt',
+  'endAt',
+] as const;
+export type MetaField = (typeof META_FIELDS)[number];
+export type ChangeValue = string | number | boolean | null;
+export type Meta = Record<MetaField, ChangeValue>;
+
 export function metaRow(db: Db, storeId: string, testId: string): MetaRow | null {
   return (
     statement<MetaRow>(
@@ -31,6 +51,34 @@ export function metaRow(db: Db, storeId: string, testId: string): MetaRow | null
        FROM tests WHERE store_id = ? AND id = ?`,
     ).get(storeId, testId) ?? null
   );
+}
+
+/** A test's metadata as the review memory compares it (also what a sent edit is remembered as). */
+export function metaOf(row: MetaRow): Meta {
+  return {
+    title: row.title,
+    hypothesis: row.hypothesis,
+    priority: row.priority,
+    surfaceArea: row.surfaceArea,
+    impact: row.impact,
+    effort: row.effort,
+    implemented: row.implemented === null ? null : row.implemented === 1,
+    tags: tagList(row.tagNames),
+    campaign: row.campaignName,
+    goal: row.goal,
+    device: row.device,
+    startAt: row.startAt,
+    endAt: row.endAt,
+  };
+}
+
+function tagList(json: string): string {
+  try {
+    const names: unknown = JSON.parse(json);
+    return Array.isArray(names) ? names.map(String).sort().join(', ') : '';
+  } catch {
+    return '';
+  }
 }
 
 export type SentEdit = { testId: string; field: string; valueJson: string; sentAt: string };

@@ -1,14 +1,25 @@
-// Sends a test's edit. The test is read again first: if its updatedAt moved, each field is compared
-// (base, mine, theirs); a field now locked by a launch fails it before anything is sent; an edit naming
-// a tag or audience not created yet waits for it. An answer that does not say whether the PATCH was
-// applied is settled by reading the test back.
-import type { Test, UpdateTestBody } from '#shared/api/index';
+// The test kind: an edit of a synced test (the bridge's TestChanges), based on the test as last synced,
+// applied field by field (shared/domain/test-fields) and sent as a PATCH. The test is read again first:
+// if its updatedAt moved, each field is compared (base, mine, theirs); a field now locked by a launch
+// fails it before anything is sent; an edit naming a tag or audience not created yet waits for it. An
+// answer that does not say whether the PATCH was applied is settled by reading the test back.
+import { Test, type UpdateTestBody } from '#shared/api/index';
+import { edits } from '#shared/contract/edits';
 import { lockedFields, testFieldValue } from '#shared/domain/mutability';
 import { appProblem } from '#shared/problem';
-import { applyTestChanges, writeLocalTest } from '../local-copies';
+import type { Db } from '../../db/types';
+import { applyTestChanges, cachedTest, writeLocalTest } from '../local-copies';
 import { attemptedChanges, localIdsNamed, mergeWithTheirs, type PendingRecord } from '../model';
-import { rebaseRecord } from '../rebase';
-import { pendingIds, pendingRecords, saveServerCopy } from '../store';
+import { rememberSentEdit } from '../own-edits';
+import {
+  deleteServerCopy,
+  pendingIds,
+  pendingRecord,
+  pendingRecords,
+  saveServerCopy,
+  serverCopy,
+} from '../store';
+import type { OutboxKindSpec } from './kind';
 import {
   confirmEdit,
   failRecord,
@@ -19,7 +30,31 @@ import {
   statusOf,
   type SendContext,
   type SendOutcome,
-} from './context';
+} from './outcome';
+
+/** The server's test under the pending edits: the saved copy, else the cache (no edit has touched it yet). */
+export function serverTest(db: Db, storeId: string, testId: string): Test | null {
+  const saved = Test.safeParse(serverCopy(db, storeId, 'test', testId));
+  return saved.success ? saved.data : cachedTest(db, storeId, testId);
+}
+
+/** The cache's test as the server's plus the pending changes; with none left, the server's again. */
+export function rebaseTest(
+  db: Db,
+  storeId: string,
+  testId: string,
+  record: PendingRecord | null,
+): void {
+  const server = serverTest(db, storeId, testId);
+  if (server === null) return;
+  if (record === null) {
+    writeLocalTest(db, storeId, server);
+    deleteServerCopy(db, storeId, 'test', testId);
+    return;
+  }
+  saveServerCopy(db, storeId, 'test', testId, server);
+  writeLocalTest(db, storeId, applyTestChanges(db, storeId, server, record.changes));
+}
 
 export async function sendTest(ctx: SendContext, record: PendingRecord): Promise<SendOutcome> {
   const { db, storeId } = ctx;
@@ -70,7 +105,9 @@ export async function sendTest(ctx: SendContext, record: PendingRecord): Promise
       record,
       appProblem('validation', 422, 'Field is locked', `${detail}. Nothing was sent.`),
     );
-    ctx.tx(() => rebaseRecord(db, storeId, 'test', record.recordId, ctx.now()));
+    ctx.tx(() =>
+      rebaseTest(db, storeId, record.recordId, pendingRecord(db, storeId, 'test', record.recordId)),
+    );
     return 'failed';
   }
   if (Object.keys(conflicts).length > 0)
@@ -96,9 +133,11 @@ export async function sendTest(ctx: SendContext, record: PendingRecord): Promise
     }
   }
   const server = theirs;
-  return confirmEdit(ctx, record, () =>
-    writeLocalTest(db, storeId, applyTestChanges(db, storeId, server, body)),
-  );
+  return confirmEdit(ctx, record, () => {
+    writeLocalTest(db, storeId, applyTestChanges(db, storeId, server, body));
+    // The Changes view tells this edit from a change made elsewhere when the next sync sees it.
+    rememberSentEdit(db, storeId, record.recordId, Object.keys(record.changes), ctx.now());
+  });
 }
 
 /** The test as the store holds it when it holds every field of `body` as sent, else null (unread too). */
@@ -122,3 +161,15 @@ async function readBack(
   ).body;
   return Object.keys(left).length === 0 ? again : null;
 }
+
+export const testKind: OutboxKindSpec<'test'> = {
+  kind: 'test',
+  changes: edits.editTest.input.shape.changes,
+  create: null,
+  keepsAttempt: true,
+  server: serverTest,
+  rebase: (db, storeId, testId, record) => rebaseTest(db, storeId, testId, record),
+  rebasePulledLists: () => {},
+  localIdsNamed,
+  send: sendTest,
+};

@@ -1,13 +1,9 @@
-// What every sender shares: the push's context, the writes that end a record's attempt (each in one
+// The results every kind's sender ends with: the writes that end a record's attempt (each in one
 // transaction, then the UI told), and how an API error reads (later, no, or maybe already applied).
-import type { Campaign, CustomAudience } from '#shared/api/index';
+// It knows no kind: what differs by kind (rebase, settling a create) the send context does by registry.
 import { appProblem, ProblemError, type Problem } from '#shared/problem';
-import type { ApiClient } from '../../api';
 import { ApiError } from '../../api/errors';
-import type { Db } from '../../db/types';
-import { rememberSentEdit } from '../../review/own-edits';
 import { heldInConflict, type ConflictRecord, type PendingRecord, type RowPatch } from '../model';
-import { rebaseRecord, settleCreate } from '../rebase';
 import {
   clearReadOnly,
   deleteOutbox,
@@ -15,49 +11,9 @@ import {
   rewriteRecord,
   updateOutbox,
 } from '../store';
+import type { Confirmed, SendContext } from './kind';
 
-/** What a push gives its senders. */
-export interface PushContext {
-  db: Db;
-  storeId: string;
-  client: ApiClient;
-  signal: AbortSignal;
-  now(): string;
-  /** Called after every change to the outbox, so the UI can refresh. */
-  changed(): void;
-}
-
-export interface SendContext extends PushContext {
-  /** Counts one request of this push. */
-  counted(): void;
-  /** Runs `fn` in one transaction, then tells the UI the outbox changed. */
-  tx(fn: () => void): void;
-  /** The store's active campaigns, listed once per push (campaigns have no GET of their own). */
-  activeCampaigns(): Promise<Campaign[]>;
-}
-
-/** The context of one push: `counted` hears of every request it makes. */
-export function createSendContext(push: PushContext, counted: () => void): SendContext {
-  let active: Campaign[] | null = null;
-  return {
-    ...push,
-    counted,
-    tx(fn) {
-      push.db.transaction(fn).immediate();
-      push.changed();
-    },
-    async activeCampaigns() {
-      if (active === null) {
-        counted();
-        active = (await push.client.listActiveCampaigns({ signal: push.signal })).items;
-      }
-      return active;
-    },
-  };
-}
-
-/** How one record's attempt ended. */
-export type SendOutcome = 'sent' | 'waiting' | 'conflict' | 'failed';
+export type { PushContext, SendContext, SendOutcome } from './kind';
 
 /** One record's rows get `patch`. */
 export function setRecord(ctx: SendContext, record: PendingRecord, patch: RowPatch): void {
@@ -83,14 +39,15 @@ export function holdConflict(
 ): 'conflict' {
   ctx.tx(() => {
     rewriteRecord(ctx.db, record, heldInConflict(record, conflict), ctx.now());
-    rebaseRecord(ctx.db, ctx.storeId, record.kind, record.recordId, ctx.now());
+    ctx.rebase(record);
   });
   return 'conflict';
 }
 
 /**
  * The store took (or already held) a test's or campaign's edit: its rows and server copy go, and the
- * cache gets the store's record (`writeLocal`). A write that worked also says the key may write.
+ * cache gets the store's record (`writeLocal`, the kind's own writes). A write that worked also says the
+ * key may write.
  */
 export function confirmEdit(
   ctx: SendContext,
@@ -100,18 +57,8 @@ export function confirmEdit(
   ctx.tx(() => {
     clearReadOnly(ctx.db, ctx.storeId);
     deleteOutbox(ctx.db, record.seqs);
-    if (record.kind === 'test' || record.kind === 'campaign')
-      deleteServerCopy(ctx.db, ctx.storeId, record.kind, record.recordId);
+    deleteServerCopy(ctx.db, ctx.storeId, record.kind, record.recordId);
     writeLocal();
-    // The Changes view tells this edit from a change made elsewhere when the next sync sees it.
-    if (record.kind === 'test')
-      rememberSentEdit(
-        ctx.db,
-        ctx.storeId,
-        record.recordId,
-        Object.keys(record.changes),
-        ctx.now(),
-      );
   });
   return 'sent';
 }
@@ -120,11 +67,11 @@ export function confirmEdit(
 export function confirmCreate(
   ctx: SendContext,
   record: PendingRecord,
-  confirmed: { id: string; audience?: CustomAudience },
+  confirmed: Confirmed,
 ): 'sent' {
   ctx.tx(() => {
     clearReadOnly(ctx.db, ctx.storeId);
-    settleCreate(ctx.db, record, confirmed, ctx.now());
+    ctx.settle(record, confirmed);
   });
   return 'sent';
 }

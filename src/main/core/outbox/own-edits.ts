@@ -1,10 +1,17 @@
 // The user's own edits in the review memory's terms: what Splitbook sent and the store confirmed, and
 // what still waits in the outbox, so the Changes view never reports them as changes made elsewhere.
-import { metaRow, sentEditsSince, writeSentEdits } from '../db/user/sent-edits';
+// It sits on the outbox's side: the pusher remembers what the store confirmed, and the review memory
+// (review/changes.ts) asks it, never the other way round.
+import {
+  metaOf,
+  metaRow,
+  sentEditsSince,
+  writeSentEdits,
+  type ChangeValue,
+  type MetaField,
+} from '../db/user/sent-edits';
 import type { Db } from '../db/types';
-import { pendingRecords } from '../outbox/store';
-import { metaOf } from './snapshots';
-import type { ChangeValue, MetaField } from './state';
+import { pendingRecords } from './store';
 
 /** The edit fields (the API's names) the review memory tracks, by its own name. */
 const TRACKED_EDIT_FIELDS: Readonly<Record<string, MetaField>> = {

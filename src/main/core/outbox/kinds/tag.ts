@@ -1,12 +1,15 @@
-// Sends a tag created here. Tags cannot be listed, but names are unique in a store whatever their case, so
+// The tag kind: a tag created here under a local id (its change: a name), kept as a local tag until the
+// store gives its id, and sent as a POST. Tags cannot be listed, but names are unique in a store whatever their case, so
 // a 409 names one tag: it is found on the tests the store lists (each carries its tags) and its id taken,
 // and the edits using it go on. A create that may have gone through is first looked for on a synced test.
 // An id is never guessed.
 import { appProblem, type Problem } from '#shared/problem';
 import type { Tag } from '#shared/api/index';
+import { edits } from '#shared/contract/edits';
 import { TAG_ID_UNKNOWN, type PendingRecord } from '../model';
-import { tagsNamed } from '../local-copies';
+import { deleteTag, saveTag, tagById, tagsNamed } from '../local-copies';
 import { pendingIds } from '../store';
+import type { OutboxKindSpec } from './kind';
 import {
   confirmCreate,
   failRecord,
@@ -16,7 +19,7 @@ import {
   statusOf,
   type SendContext,
   type SendOutcome,
-} from './context';
+} from './outcome';
 
 /** Names as the API compares them: case-insensitively. */
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -78,3 +81,25 @@ export async function sendTag(ctx: SendContext, record: PendingRecord): Promise<
     return failRecord(ctx, record, onNoTest(name, problemOf(error)));
   }
 }
+
+export const tagKind: OutboxKindSpec<'tag'> = {
+  kind: 'tag',
+  changes: edits.createTag.input.pick({ name: true }),
+  create: {
+    replaceLocal(db, record, confirmed) {
+      deleteTag(db, record.storeId, record.recordId);
+      if (confirmed)
+        saveTag(db, record.storeId, { id: confirmed.id, name: String(record.changes.name ?? '') });
+    },
+  },
+  keepsAttempt: true,
+  server: () => null,
+  rebase(db, storeId, tagId, record) {
+    if (record === null) return;
+    const name = String(record.changes.name ?? '');
+    if (tagById(db, storeId, tagId) === null) saveTag(db, storeId, { id: tagId, name });
+  },
+  rebasePulledLists: () => {},
+  localIdsNamed: () => [],
+  send: sendTag,
+};
