@@ -2,10 +2,9 @@
 // detail shows its basis) and the sidebar counts, loaded once for both and reloaded when the cache or
 // the calls change.
 import type { DecisionLine, DecisionLines, Resource } from '#shared/contract/index';
-import type { DecisionCall } from '#shared/domain/decisions/schemas';
+import { needsCall, type DecisionCall } from '#shared/domain/decisions/schemas';
 import { api } from '../lib/api';
 import { Loader } from '../lib/loader.svelte';
-import { needsCall } from './calls';
 
 export type StoreGroup = { storeId: string; storeName: string; rows: DecisionLine[] };
 

@@ -4,6 +4,7 @@ import type { Backlog, BacklogRow, BacklogScore } from '#shared/contract/index';
 import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { edits } from '../edits/edits.svelte';
+import type { InlineField } from './backlogCells';
 
 export type BacklogFilters = {
   tag: string | null;
@@ -11,9 +12,6 @@ export type BacklogFilters = {
   goal: string | null;
 };
 export const NO_FILTERS: BacklogFilters = { tag: null, surfaceArea: null, goal: null };
-
-/** The fields edited in place, by the name the outbox gives them (pendingFields). */
-export type InlineField = 'impact' | 'effort' | 'priority' | 'tagIds';
 
 const SCORE_KEY = 'splitbook.backlog.score';
 
@@ -84,32 +82,3 @@ class BacklogState {
 }
 
 export const backlog = new BacklogState();
-
-export function rowKey(row: Pick<BacklogRow, 'storeId' | 'testId'>): string {
-  return `${row.storeId}/${row.testId}`;
-}
-
-/** Tag names typed with commas, as ids of the store's known tags; unknown names are returned apart. */
-export function tagIdsOf(
-  text: string,
-  known: readonly { id: string; name: string }[],
-): { ids: string[]; unknown: string[] } {
-  const ids: string[] = [];
-  const unknown: string[] = [];
-  for (const name of text.split(',').map((part) => part.trim())) {
-    if (name === '') continue;
-    const tag = known.find((t) => t.name.toLowerCase() === name.toLowerCase());
-    if (!tag) unknown.push(name);
-    else if (!ids.includes(tag.id)) ids.push(tag.id);
-  }
-  return { ids, unknown };
-}
-
-/** A whole number typed in a cell: null when cleared, undefined when it is not a whole number. */
-export function wholeNumber(text: string): number | null | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  if (!/^-?\d+$/.test(trimmed)) return undefined;
-  const n = Number(trimmed);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
