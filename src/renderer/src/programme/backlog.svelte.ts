@@ -2,7 +2,8 @@
 // and an idea's impact, effort, priority or tags edited in place (sent through the outbox like any edit).
 import type { Backlog, BacklogRow, BacklogScore } from '#shared/contract/index';
 import type { Problem } from '#shared/problem';
-import { api, toProblem } from '../lib/api';
+import { api } from '../lib/api';
+import { LatestAnswer } from '../lib/latestAnswer';
 import { edits } from '../edits/edits.svelte';
 import type { InlineField } from './backlogCells';
 
@@ -30,7 +31,7 @@ class BacklogState {
 
   #key: string | null = null;
   #scope: string | null = null;
-  #generation = 0;
+  readonly #latest = new LatestAnswer();
 
   /** Loads when the scope, the score or a filter changed (skeletons), or the data changed (rows stay). */
   follow(scope: string | null, version: number) {
@@ -53,21 +54,15 @@ class BacklogState {
   }
 
   async load() {
-    const generation = ++this.#generation;
-    try {
-      const backlog = await api.programme.backlog({
-        storeId: this.#scope,
-        score: this.score,
-        ...this.filters,
-      });
-      if (generation !== this.#generation) return;
-      this.backlog = backlog;
-      this.problem = null;
-    } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+    const asked = { storeId: this.#scope, score: this.score, ...this.filters };
+    await this.#latest.ask(() => api.programme.backlog(asked), {
+      answer: (backlog) => {
+        this.backlog = backlog;
+        this.problem = null;
+      },
+      problem: (problem) => (this.problem = problem),
+      settled: () => (this.loading = false),
+    });
   }
 
   /** Sends one field's new value through the outbox, then shows the backlog as it now ranks. */
@@ -78,6 +73,9 @@ class BacklogState {
       changes: { [field]: value },
     });
     await Promise.all([this.load(), edits.refresh()]);
+    // The edit's own change event may start a load that replaces this one's answer: wait for the last,
+    // so the rows are ranked as the edit left them when the caller looks (and focuses the field edited).
+    await this.#latest.settled();
   }
 }
 
