@@ -6,6 +6,11 @@ import { needsCall, type DecisionCall } from '#shared/domain/decisions/schemas';
 import { api } from '../lib/api';
 import { Loader } from '../lib/loader.svelte';
 
+/** The id of a test's line in the Decisions view, for focus and the keyboard. */
+export function decisionRowId(row: Pick<DecisionLine, 'storeId' | 'testId'>): string {
+  return `decision-${row.storeId}-${row.testId}`;
+}
+
 export type StoreGroup = { storeId: string; storeName: string; rows: DecisionLine[] };
 
 /** What the list shows: each test's call, made from its results, on its row. */
