@@ -2,7 +2,7 @@
 // Store column always shows, and while no test is open the empty detail pane gives way before any
 // column is dropped.
 import { describe, expect, test } from 'vitest';
-import { layoutColumns, wantedListWidth } from '../../src/renderer/src/tests/columns';
+import { layoutColumns, wantedListWidth } from '../../src/renderer/src/experiments/columns';
 import {
   listDragMax,
   listPaneWidth,

@@ -1,9 +1,6 @@
 // How a decision reads in the window: each call's chip (fixed colour, a symbol and words, never colour
 // alone), the one-sentence verdict, and the words of its method, plan and timing.
 import {
-  CALL_ORDER,
-  CALL_WORDS,
-  needsCall,
   type Decision,
   type DecisionCall,
   type DecisionLook,
@@ -31,8 +28,6 @@ export const CALL_STYLE: Record<DecisionCall, CallStyle> = {
   check_data: { label: 'Check data', compact: 'Check', symbol: '⚠' },
   paused: { label: 'Paused', compact: 'Paused', symbol: '‖' },
 };
-
-export { CALL_ORDER, CALL_WORDS, needsCall };
 
 /** "Ship the variant: conversion rate +12.4% (…)": the call and its reason, one sentence. */
 export function verdictSentence(decision: Pick<Decision, 'words' | 'reason'>): string {
@@ -72,7 +67,9 @@ export function tooShortText(plan: DecisionPlan, minEffect: number): string | nu
  */
 export function planChangeText(plan: DecisionPlan): string | null {
   if (plan.changes.length === 0) return null;
-  const each = plan.changes.map((change) => `changed on ${formatDate(change.from)}: ${change.text}`);
+  const each = plan.changes.map(
+    (change) => `changed on ${formatDate(change.from)}: ${change.text}`,
+  );
   return `${each.join('; ')} (recorded: looks before then kept the old settings)`;
 }
 

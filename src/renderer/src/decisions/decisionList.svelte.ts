@@ -2,10 +2,14 @@
 // detail shows its basis) and the sidebar counts, loaded once for both and reloaded when the cache or
 // the calls change.
 import type { DecisionLine, DecisionLines, Resource } from '#shared/contract/index';
-import type { DecisionCall } from '#shared/domain/decisions/schemas';
+import { needsCall, type DecisionCall } from '#shared/domain/decisions/schemas';
 import { api } from '../lib/api';
 import { Loader } from '../lib/loader.svelte';
-import { needsCall } from './calls';
+
+/** The id of a test's line in the Decisions view, for focus and the keyboard. */
+export function decisionRowId(row: Pick<DecisionLine, 'storeId' | 'testId'>): string {
+  return `decision-${row.storeId}-${row.testId}`;
+}
 
 export type StoreGroup = { storeId: string; storeName: string; rows: DecisionLine[] };
 

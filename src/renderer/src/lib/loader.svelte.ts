@@ -1,7 +1,7 @@
 // What a view shows, loaded for a key (a store, a test) and reloaded when its data changed: data, loading
 // and a problem in one place, so answers for a key left behind are dropped and an error is shown, never lost.
 import type { Problem } from '#shared/problem';
-import { toProblem } from './api';
+import { LatestAnswer } from './latestAnswer';
 
 export class Loader<K, T> {
   /** The last answer for the current key; null until one came (or after the key changed). */
@@ -14,7 +14,7 @@ export class Loader<K, T> {
   readonly #fetch: (key: K) => Promise<T>;
   /** What `follow` asked for last: the key, its identity as text, the data's version. */
   #current: { key: K; id: string; version: number } | null = null;
-  #generation = 0;
+  readonly #latest = new LatestAnswer();
 
   constructor(fetch: (key: K) => Promise<T>) {
     this.#fetch = fetch;
@@ -41,16 +41,13 @@ export class Loader<K, T> {
   async load(): Promise<void> {
     if (this.#current === null) return;
     const { key } = this.#current;
-    const generation = ++this.#generation;
-    try {
-      const data = await this.#fetch(key);
-      if (generation !== this.#generation) return;
-      this.data = data;
-      this.problem = null;
-    } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+    await this.#latest.ask(() => this.#fetch(key), {
+      answer: (data) => {
+        this.data = data;
+        this.problem = null;
+      },
+      problem: (problem) => (this.problem = problem),
+      settled: () => (this.loading = false),
+    });
   }
 }

@@ -2,8 +2,10 @@
 // and an idea's impact, effort, priority or tags edited in place (sent through the outbox like any edit).
 import type { Backlog, BacklogRow, BacklogScore } from '#shared/contract/index';
 import type { Problem } from '#shared/problem';
-import { api, toProblem } from '../lib/api';
+import { api } from '../lib/api';
+import { LatestAnswer } from '../lib/latestAnswer';
 import { edits } from '../edits/edits.svelte';
+import type { InlineField } from './backlogCells';
 
 export type BacklogFilters = {
   tag: string | null;
@@ -11,9 +13,6 @@ export type BacklogFilters = {
   goal: string | null;
 };
 export const NO_FILTERS: BacklogFilters = { tag: null, surfaceArea: null, goal: null };
-
-/** The fields edited in place, by the name the outbox gives them (pendingFields). */
-export type InlineField = 'impact' | 'effort' | 'priority' | 'tagIds';
 
 const SCORE_KEY = 'splitbook.backlog.score';
 
@@ -32,7 +31,7 @@ class BacklogState {
 
   #key: string | null = null;
   #scope: string | null = null;
-  #generation = 0;
+  readonly #latest = new LatestAnswer();
 
   /** Loads when the scope, the score or a filter changed (skeletons), or the data changed (rows stay). */
   follow(scope: string | null, version: number) {
@@ -55,21 +54,15 @@ class BacklogState {
   }
 
   async load() {
-    const generation = ++this.#generation;
-    try {
-      const backlog = await api.programme.backlog({
-        storeId: this.#scope,
-        score: this.score,
-        ...this.filters,
-      });
-      if (generation !== this.#generation) return;
-      this.backlog = backlog;
-      this.problem = null;
-    } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+    const asked = { storeId: this.#scope, score: this.score, ...this.filters };
+    await this.#latest.ask(() => api.programme.backlog(asked), {
+      answer: (backlog) => {
+        this.backlog = backlog;
+        this.problem = null;
+      },
+      problem: (problem) => (this.problem = problem),
+      settled: () => (this.loading = false),
+    });
   }
 
   /** Sends one field's new value through the outbox, then shows the backlog as it now ranks. */
@@ -80,36 +73,10 @@ class BacklogState {
       changes: { [field]: value },
     });
     await Promise.all([this.load(), edits.refresh()]);
+    // The edit's own change event may start a load that replaces this one's answer: wait for the last,
+    // so the rows are ranked as the edit left them when the caller looks (and focuses the field edited).
+    await this.#latest.settled();
   }
 }
 
 export const backlog = new BacklogState();
-
-export function rowKey(row: Pick<BacklogRow, 'storeId' | 'testId'>): string {
-  return `${row.storeId}/${row.testId}`;
-}
-
-/** Tag names typed with commas, as ids of the store's known tags; unknown names are returned apart. */
-export function tagIdsOf(
-  text: string,
-  known: readonly { id: string; name: string }[],
-): { ids: string[]; unknown: string[] } {
-  const ids: string[] = [];
-  const unknown: string[] = [];
-  for (const name of text.split(',').map((part) => part.trim())) {
-    if (name === '') continue;
-    const tag = known.find((t) => t.name.toLowerCase() === name.toLowerCase());
-    if (!tag) unknown.push(name);
-    else if (!ids.includes(tag.id)) ids.push(tag.id);
-  }
-  return { ids, unknown };
-}
-
-/** A whole number typed in a cell: null when cleared, undefined when it is not a whole number. */
-export function wholeNumber(text: string): number | null | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  if (!/^-?\d+$/.test(trimmed)) return undefined;
-  const n = Number(trimmed);
-  return Number.isSafeInteger(n) ? n : undefined;
-}

@@ -2,7 +2,8 @@
 // 90 days unless changed), reloaded when calls may have changed, and a takeaway saved in place.
 import type { ConcludedTestRow, Learnings } from '#shared/contract/index';
 import type { Problem } from '#shared/problem';
-import { api, toProblem } from '../lib/api';
+import { api } from '../lib/api';
+import { LatestAnswer } from '../lib/latestAnswer';
 import { lastDays, periodProblem } from '../lib/period';
 
 export const PRESETS = [
@@ -25,7 +26,7 @@ class LearningsState {
   preset = $state<PresetId | null>(DEFAULT_PRESET);
 
   #key: string | null = null;
-  #generation = 0;
+  readonly #latest = new LatestAnswer();
   #asked: { storeId: string | null; since: string | null; until: string | null } = {
     storeId: null,
     since: null,
@@ -72,17 +73,14 @@ class LearningsState {
   }
 
   async load() {
-    const generation = ++this.#generation;
-    try {
-      const learnings = await api.programme.learnings({ ...this.#asked });
-      if (generation !== this.#generation) return;
-      this.learnings = learnings;
-      this.problem = null;
-    } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+    await this.#latest.ask(() => api.programme.learnings({ ...this.#asked }), {
+      answer: (learnings) => {
+        this.learnings = learnings;
+        this.problem = null;
+      },
+      problem: (problem) => (this.problem = problem),
+      settled: () => (this.loading = false),
+    });
   }
 
   /** Saves a test's takeaway and shows it at once (the rest of the figures do not move with it). */

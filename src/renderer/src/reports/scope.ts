@@ -1,6 +1,6 @@
 // What an export covers: the test list's scope and filter, or one test of the detail pane.
 import type { TestFilter } from '#shared/contract/index';
-import type { Filters } from '../tests/testList.svelte';
+import type { Filters } from '../experiments/testList.svelte';
 
 export type ExportScope = {
   filter: TestFilter;

@@ -1,15 +1,9 @@
 // The test list: filters, sort, and rows loaded page by page (keyset cursor) as the user scrolls.
-import type {
-  Facets,
-  Resource,
-  TestFilter,
-  TestListInput,
-  TestRow,
-  TestSortKey,
-} from '#shared/contract/index';
+import type { Facets, Resource, TestFilter, TestListInput, TestRow } from '#shared/contract/index';
 import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
 import { nav } from '../lib/navigation.svelte';
+import type { Sort } from './sorting';
 
 /** What a row shows: the test with its pending edits and tags, its results' figures and its call. */
 export const TEST_LIST_READS: readonly Resource[] = [
@@ -26,8 +20,6 @@ const PAGE_SIZE = 200;
 /** A screenful and then some: the first page of a new query comes back and paints sooner. */
 const FIRST_PAGE_SIZE = 100;
 
-export type Sort = TestListInput['sort'];
-
 /** The filters the user sets; the store scope comes from navigation. */
 export type Filters = Omit<TestFilter, 'storeId'>;
 
@@ -43,13 +35,6 @@ export const EMPTY_FILTERS: Filters = {
   includeRemoved: false,
   hasAlerts: false,
 };
-
-/** Text columns sort A→Z first; dates and numbers newest or largest first. */
-export function defaultDirection(key: TestSortKey): 'asc' | 'desc' {
-  return key === 'title' || key === 'status' || key === 'goal' || key === 'decision'
-    ? 'asc'
-    : 'desc';
-}
 
 export function hasFilters(filters: Filters): boolean {
   return (
