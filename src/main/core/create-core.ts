@@ -62,6 +62,7 @@ import { createSettingsService } from './services/settings';
 import { cleanOrphanedKeys, createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
+import { createTeamLayer } from './team/service';
 import { createTestsService } from './services/tests';
 import { rebaseAll } from './outbox';
 import type { PrintToPdf, SaveFile } from './reports/save';
@@ -326,6 +327,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       initial: hostFlags,
     });
     const changed = () => emit({ name: 'stores.changed', payload: {} });
+    // The team layer (team/): connected while a window's host runs; the CLI connects for `team sync`.
+    const team = createTeamLayer({
+      db: current,
+      secrets: deps.secrets,
+      clock,
+      fetch: fetchImpl,
+      stayConnected: deps.host !== 'cli',
+      callOf: async (storeId, testId) =>
+        (await services.decisions.list({ storeId })).rows.find((row) => row.testId === testId)
+          ?.call ?? null,
+    });
     const services: Services = {
       app: createAppService({
         ...deps,
@@ -387,8 +399,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         decisionsSettled: () => refresh.idle(),
         fetch: fetchImpl,
       }),
+      team: team.service,
     };
     return {
+      team,
       engine,
       services,
       stores,
@@ -421,6 +435,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
     hostFlags = parts.background.flags();
     parts.background.stop();
+    parts.team.close();
     assembled = null;
     parts.refresh.stop();
     await parts.engine.close();
@@ -480,6 +495,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     // Everything that holds the files stops, as for a rebuild; then the folder must be this core's alone.
     hostFlags = parts.background.flags();
     parts.background.stop();
+    parts.team.close();
     assembled = null;
     parts.refresh.stop();
     await parts.engine.close();
@@ -591,6 +607,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       watches.clear();
       unmark();
       parts.background.stop();
+      parts.team.close();
       parts.refresh.stop();
       await parts.engine.close();
       await callMaker.close();
