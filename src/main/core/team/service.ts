@@ -84,6 +84,13 @@ const notJoined = () =>
     'Join a team first: "team join --url URL", the member token on standard input or in SPLITBOOK_TEAM_TOKEN.',
   );
 
+/** Why a fetch failed, in its cause's words (undici's "fetch failed" says nothing alone). */
+function reasonOf(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The server's HTTP address beside its WebSocket one (the same port: docs/team.md). */
 const httpOf = (url: string) => url.replace(/^ws/, 'http').replace(/\/+$/, '');
 
@@ -162,19 +169,27 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     token: string,
     method: 'GET' | 'POST',
   ): Promise<{ member: string; stores: unknown[] } & { teamStoreId?: string }> {
-    let response: Response;
-    try {
-      response = await deps.fetch(`${httpOf(url)}/v1/stores`, {
+    const send = () =>
+      deps.fetch(`${httpOf(url)}/v1/stores`, {
         method,
         headers: { authorization: `Bearer ${token}` },
         signal: AbortSignal.timeout(15_000),
+      });
+    let response: Response;
+    try {
+      // Once more after a moment when the connection itself failed (a socket reset under load): a
+      // GET is safe to repeat, and a POST that never reached the server made no store.
+      response = await send().catch(async (error: unknown) => {
+        if (!(error instanceof TypeError)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return send();
       });
     } catch (error) {
       throw problem(
         'offline',
         503,
         'Team server unreachable',
-        `The team server at ${url} cannot be reached (${error instanceof Error ? error.message : String(error)}).`,
+        `The team server at ${url} cannot be reached (${reasonOf(error)}).`,
       );
     }
     const body: unknown = await response.json().catch(() => null);
