@@ -177,10 +177,10 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       });
     let response: Response;
     try {
-      // Once more after a moment when the connection itself failed (a socket reset under load): a
-      // GET is safe to repeat, and a POST that never reached the server made no store.
+      // A GET once more after a moment when the connection itself failed (a socket reset under load);
+      // never a POST, which may have made a store before its answer was lost.
       response = await send().catch(async (error: unknown) => {
-        if (!(error instanceof TypeError)) throw error;
+        if (!(error instanceof TypeError) || method !== 'GET') throw error;
         await new Promise((resolve) => setTimeout(resolve, 300));
         return send();
       });
