@@ -49,10 +49,12 @@ const LAYERS = {
       'core',
       ...SHARED,
       'simulator',
+      'shared/team',
       'node-builtin',
       ...pkg('better-sqlite3', 'keytar', 'zod', 'd3-scale', 'd3-shape'),
+      ...pkg('yjs', 'ws', '@hocuspocus/provider'),
     ],
-    why: "The core is plain Node and never reaches Electron: it may import src/main/core, src/shared, the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod and d3-scale / d3-shape (the client report's SVG charts)",
+    why: "The core is plain Node and never reaches Electron: it may import src/main/core, src/shared (the team layout included), the simulator (the in-process demo store), Node built-ins, better-sqlite3, keytar, zod, d3-scale / d3-shape (the client report's SVG charts), and yjs, ws and @hocuspocus/provider (the team connection)",
   },
   'hosts/common': {
     may: ['hosts/common', 'core', ...SHARED, 'node-builtin', ...pkg('zod')],

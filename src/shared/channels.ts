@@ -42,6 +42,23 @@ export const METHOD_NAMES = {
   ],
   clientReports: ['settings', 'setSettings', 'save', 'summary'],
   programme: ['backlog', 'learnings', 'setTakeaway'],
+  team: [
+    'status',
+    'join',
+    'leave',
+    'share',
+    'link',
+    'sync',
+    'notes',
+    'setNote',
+    'comments',
+    'addComment',
+    'editComment',
+    'deleteComment',
+    'owner',
+    'setOwner',
+    'signOff',
+  ],
 } as const;
 
 /** Commands the native menu sends to the renderer (the window knows the current store; main does not). */

@@ -31,6 +31,7 @@ import { createSettingsService } from './services/settings';
 import { createStoresService } from './services/stores';
 import { createSyncService } from './services/sync';
 import { createTagsService } from './services/tags';
+import { createTeamLayer } from './team/service';
 import { createTestsService } from './services/tests';
 import { createClientReportsService } from './services/client-reports';
 import type { CallMaker } from './decisions/call-threads';
@@ -135,6 +136,17 @@ export function assembleCore(current: Db, ctx: AssemblyContext) {
     initial: ctx.hostFlags,
   });
   const changed = () => emit({ name: 'stores.changed', payload: {} });
+  // The team layer (team/): connected while a window's host runs; the CLI connects for `team sync`.
+  const team = createTeamLayer({
+    db: current,
+    secrets: deps.secrets,
+    clock,
+    fetch: fetchImpl,
+    stayConnected: deps.host !== 'cli',
+    callOf: async (storeId, testId) =>
+      (await services.decisions.list({ storeId })).rows.find((row) => row.testId === testId)
+        ?.call ?? null,
+  });
   const services: Services = {
     app: createAppService({
       ...deps,
@@ -196,8 +208,10 @@ export function assembleCore(current: Db, ctx: AssemblyContext) {
       decisionsSettled: () => refresh.idle(),
       fetch: fetchImpl,
     }),
+    team: team.service,
   };
   return {
+    team,
     engine,
     services,
     stores,

@@ -213,6 +213,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     if (cache.state === 'read-only') throw new ProblemError(readOnlyProblem(deps.dataDir));
     hostFlags = parts.background.flags();
     parts.background.stop();
+    parts.team.close();
     assembled = null;
     parts.refresh.stop();
     await parts.engine.close();
@@ -272,6 +273,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     // Everything that holds the files stops, as for a rebuild; then the folder must be this core's alone.
     hostFlags = parts.background.flags();
     parts.background.stop();
+    parts.team.close();
     assembled = null;
     parts.refresh.stop();
     await parts.engine.close();
@@ -383,6 +385,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       watches.clear();
       unmark();
       parts.background.stop();
+      parts.team.close();
       parts.refresh.stop();
       await parts.engine.close();
       await callMaker.close();

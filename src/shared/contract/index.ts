@@ -20,6 +20,7 @@ import { settings } from './settings';
 import { stores } from './stores';
 import { sync } from './sync';
 import { tags } from './tags';
+import { team } from './team';
 import { tests } from './tests';
 
 export * from './app';
@@ -39,6 +40,7 @@ export * from './settings';
 export * from './stores';
 export * from './sync';
 export * from './tags';
+export * from './team';
 export * from './tests';
 
 export const contract = {
@@ -58,6 +60,7 @@ export const contract = {
   decisions,
   clientReports,
   programme,
+  team,
 } as const;
 
 export type Contract = typeof contract;

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { MAX_NOTE_LENGTH } from '../contract/notes';
 import { MAX_TAKEAWAY_LENGTH } from '../contract/programme';
 import { DecisionCall, DecisionSettingsPatch } from '../domain/decisions/schemas';
+import { MAX_COMMENT_LENGTH, MemberName, TEAM_NAME_LENGTH, TeamTestId } from '../domain/team-names';
 
 /** The layout's version, kept in the store map's `schema` key; a desktop refuses a newer one. */
 export const TEAM_SCHEMA_VERSION = 1;
@@ -22,12 +23,12 @@ export const TEAM_SCHEMA_VERSION = 1;
  * 15,000-character note), and a merged copy the server refused could never be sent again.
  */
 export const TEAM_LIMITS = {
-  testId: 64,
-  member: 64,
-  id: 64,
+  testId: TEAM_NAME_LENGTH,
+  member: TEAM_NAME_LENGTH,
+  id: TEAM_NAME_LENGTH,
   note: MAX_NOTE_LENGTH,
   takeaway: MAX_TAKEAWAY_LENGTH,
-  comment: 5_000,
+  comment: MAX_COMMENT_LENGTH,
   annotationLabel: 200,
   commentsPerTest: 1_000,
   annotations: 5_000,
@@ -36,28 +37,8 @@ export const TEAM_LIMITS = {
 
 // ---------- names ----------
 
-/** One consultant of the team, as the server's `member add --name` made them. */
-export const MemberName = z
-  .string()
-  .min(1)
-  .max(TEAM_LIMITS.member)
-  .regex(/^[^\p{Cc}\p{Cf}\u2028\u2029]+$/u, 'A member name has no control characters.')
-  .refine((name) => name.trim() === name, 'A member name has no leading or trailing spaces.');
-export type MemberName = z.infer<typeof MemberName>;
-
-export const TeamTestId = z
-  .string()
-  .min(1)
-  .max(TEAM_LIMITS.testId)
-  .regex(/^[A-Za-z0-9._~-]+$/, 'A test id is letters, digits and . _ ~ -');
-
-/** A team store id: the document's name on the server (the same characters as a test id). */
-export const TeamStoreId = z
-  .string()
-  .min(1)
-  .max(TEAM_LIMITS.id)
-  .regex(/^[A-Za-z0-9._~-]+$/, 'A team store id is letters, digits and . _ ~ -');
-export type TeamStoreId = z.infer<typeof TeamStoreId>;
+// The names live beside the contract (zod only), which names them too; the layout re-exports them.
+export { MemberName, TeamStoreId, TeamTestId } from '../domain/team-names';
 
 /** The id of a comment or an annotation (a UUID from the desktop that made it). */
 export const RecordId = z

@@ -12,6 +12,19 @@ import { checkReportArgs, writeReport } from './report-command';
 import { markReviewed, printChanges } from './review-commands';
 import { API_KEY_ENV } from './secret-input';
 import { checkSettingsArgs, settingsCommand } from './settings-commands';
+import {
+  checkCommentArgs,
+  checkNoteArgs,
+  checkTeamArgs,
+  commentCommand,
+  commentsCommand,
+  noteCommand,
+  notesCommand,
+  ownerCommand,
+  signOffCommand,
+  teamCommand,
+  TEAM_TOKEN_ENV,
+} from './team-commands';
 
 /** The options every command may be given (node:util parseArgs), parsed once in run.ts. */
 export const OPTIONS = {
@@ -31,6 +44,12 @@ export const OPTIONS = {
   'add-tag': { type: 'string', multiple: true },
   'remove-tag': { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  url: { type: 'string' },
+  'team-store': { type: 'string' },
+  append: { type: 'string' },
+  text: { type: 'string' },
+  edit: { type: 'string' },
+  delete: { type: 'string' },
   detail: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -52,6 +71,12 @@ export type Values = {
   'remove-tag'?: string[];
   json?: boolean;
   detail?: boolean;
+  url?: string;
+  'team-store'?: string;
+  append?: string;
+  text?: string;
+  edit?: string;
+  delete?: string;
 };
 
 export type CommandContext = {
@@ -246,6 +271,59 @@ export const COMMANDS: Record<string, Command> = {
     positionals: true,
     check: (extra, values) => checkSettingsArgs(extra, values.store),
     run: ({ core, io, extra, storeId }) => settingsCommand(core, io, extra, storeId),
+  },
+  team: {
+    usage: 'team join|leave|status|share|link|sync',
+    help: `the team's shared layer (docs/team.md):\n  team join --url URL   the member token from ${TEAM_TOKEN_ENV}\n                        or stdin, kept in the OS keychain\n  team leave            forget the token; the copies stay\n  team status [--json]  joined, connected, last exchange, waiting\n  team share --store S [--json]   share a store: {"teamStoreId"}\n  team link --store S --team-store ID   link a colleague's share\n  team sync             exchange until the same as the server;\n                        exit 1 when refused or out of reach`,
+    json: true,
+    positionals: true,
+    check: checkTeamArgs,
+    run: ({ core, io, extra, storeId, values }) =>
+      teamCommand(core, io, extra[0] ?? '', storeId, values),
+  },
+  note: {
+    usage: 'note --store S --test ID --set TEXT|--append TEXT',
+    help: "set or extend a test's note (a shared store's merges with\nthe team's; works offline)",
+    check: (_extra, values) => checkNoteArgs(values),
+    run: ({ core, io, storeId, values }) => noteCommand(core, io, storeId ?? '', values),
+  },
+  notes: {
+    usage: 'notes --store S [--json]',
+    help: "the store's notes (--json: [{testId, text, updatedAt, authors}])",
+    json: true,
+    check: (_extra, values) => (values.store ? null : 'notes needs --store ID.'),
+    run: ({ core, io, storeId, values }) =>
+      notesCommand(core, io, storeId ?? '', values.json ?? false),
+  },
+  comment: {
+    usage: 'comment --store S --test ID --text T [--edit ID | --delete ID]',
+    help: "comment on a shared store's test; --edit ID or --delete ID\nchange one of your own",
+    json: true,
+    check: (_extra, values) => checkCommentArgs(values),
+    run: ({ core, io, storeId, values }) => commentCommand(core, io, storeId ?? '', values),
+  },
+  comments: {
+    usage: 'comments --store S [--test ID] [--json]',
+    help: "a shared store's comments, oldest first, deleted ones marked",
+    json: true,
+    check: (_extra, values) => (values.store ? null : 'comments needs --store ID.'),
+    run: ({ core, io, storeId, values }) => commentsCommand(core, io, storeId ?? '', values),
+  },
+  owner: {
+    usage: 'owner --store S --test ID [--set NAME] [--json]',
+    help: "a shared store's test's owner: print it, or set it (--set ''\nclears); the last writer wins",
+    json: true,
+    check: (_extra, values) =>
+      values.store && values.test ? null : 'owner needs --store ID and --test ID.',
+    run: ({ core, io, storeId, values }) => ownerCommand(core, io, storeId ?? '', values),
+  },
+  'sign-off': {
+    usage: 'sign-off --store S --test ID [--json]',
+    help: "approve the test's current call for the team (it must be\nthe call proposed, if one was)",
+    json: true,
+    check: (_extra, values) =>
+      values.store && values.test ? null : 'sign-off needs --store ID and --test ID.',
+    run: ({ core, io, storeId, values }) => signOffCommand(core, io, storeId ?? '', values),
   },
 };
 

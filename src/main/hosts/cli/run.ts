@@ -9,6 +9,7 @@ import type { Io } from './commands';
 import { COMMANDS, OPTIONS, usageError, usageText } from './command-table';
 import { API_KEY_ENV, readApiKey } from './secret-input';
 import { resolveStoreArg } from './store-arg';
+import { TEAM_TOKEN_ENV } from './team-commands';
 
 export const USAGE = usageText();
 
@@ -21,6 +22,12 @@ export async function runCli(
   if (argv.some((arg) => /^--(api-)?key(=|$)/.test(arg))) {
     io.err(
       `Never pass an API key on the command line (other users can see it). Set ${API_KEY_ENV} or pipe it on stdin.`,
+    );
+    return 2;
+  }
+  if (argv.some((arg) => /^--token(=|$)/.test(arg))) {
+    io.err(
+      `Never pass a team token on the command line (other users can see it). Set ${TEAM_TOKEN_ENV} or pipe it on stdin.`,
     );
     return 2;
   }

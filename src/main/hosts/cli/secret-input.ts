@@ -5,7 +5,12 @@ export const API_KEY_ENV = 'SPLITBOOK_API_KEY';
 const MAX_KEY_BYTES = 8192;
 
 export async function readApiKey(prompt: string): Promise<string> {
-  const fromEnv = process.env[API_KEY_ENV]?.trim();
+  return readSecret(API_KEY_ENV, prompt);
+}
+
+/** A secret from the environment variable `env`, a pipe, or a prompt that does not echo (the team token too). */
+export async function readSecret(env: string, prompt: string): Promise<string> {
+  const fromEnv = process.env[env]?.trim();
   if (fromEnv) return fromEnv;
   const stdin = process.stdin;
   const key = stdin.isTTY ? await promptHidden(stdin, prompt) : await readPipe(stdin);

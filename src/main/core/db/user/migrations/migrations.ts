@@ -13,6 +13,7 @@ import { userMigration008 } from './008-review-ends';
 import { userMigration009 } from './009-change-nets';
 import { userMigration010 } from './010-stores';
 import { userMigration011 } from './011-decision-history';
+import { userMigration012 } from './012-team';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -26,4 +27,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration009,
   userMigration010,
   userMigration011,
+  userMigration012,
 ];

@@ -1,0 +1,140 @@
+// One desktop's connection to the team server: a socket (@hocuspocus/provider) carrying a provider per shared store, reconnecting by itself.
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import type * as Y from 'yjs';
+
+/** What the server said of one store's document. */
+export interface StoreLine {
+  provider: HocuspocusProvider;
+  /** Why the server refused it (a revoked token, no grant, a refused update), or null. */
+  refused: string | null;
+}
+
+export interface TeamConnectionOptions {
+  url: string;
+  token: string;
+  /** Told when a store's copy matches the server's (synced, nothing of ours unconfirmed). */
+  onConverged(teamStoreId: string): void;
+  /** Told when the server refuses a store, or the whole connection. */
+  onRefused(teamStoreId: string | null, reason: string): void;
+}
+
+/** Close codes that mean "refused", not "try again" (server.ts: 4403 access revoked; 1008 rate limit). */
+const REFUSING_CLOSES = new Set([4401, 4403, 1008]);
+
+export class TeamConnection {
+  private readonly socket: HocuspocusProviderWebsocket;
+  private readonly lines = new Map<string, StoreLine>();
+  /** Ever opened once: a socket that never opens is a server out of reach. */
+  opened = false;
+  failedAttempts = 0;
+  refusedAll: string | null = null;
+
+  constructor(private readonly options: TeamConnectionOptions) {
+    this.socket = new HocuspocusProviderWebsocket({
+      url: options.url,
+      WebSocketPolyfill: WebSocket,
+      // Reconnects by itself: quickly at first, then at most every 30 s while the server is away.
+      delay: 500,
+      minDelay: 500,
+      maxDelay: 30_000,
+      factor: 2,
+      maxAttempts: 0,
+      messageReconnectTimeout: 60_000,
+      onOpen: () => {
+        this.opened = true;
+        this.failedAttempts = 0;
+      },
+      onClose: ({ event }) => {
+        if (!this.opened) this.failedAttempts += 1;
+        if (REFUSING_CLOSES.has(event.code)) {
+          this.refusedAll =
+            event.reason || `The team server closed the connection (${event.code}).`;
+          options.onRefused(null, this.refusedAll);
+        }
+      },
+    });
+  }
+
+  get connected(): boolean {
+    return this.socket.status === 'connected';
+  }
+
+  /** Opens a store's document on the socket (idempotent). */
+  open(teamStoreId: string, doc: Y.Doc): void {
+    if (this.lines.has(teamStoreId)) return;
+    const line: StoreLine = {
+      refused: null,
+      provider: new HocuspocusProvider({
+        websocketProvider: this.socket,
+        name: teamStoreId,
+        document: doc,
+        token: this.options.token,
+        // No presence yet: the window's "who else has this store open" is not built.
+        onAuthenticationFailed: ({ reason }) => {
+          line.refused = reason;
+          this.options.onRefused(teamStoreId, reason);
+        },
+        onStateless: ({ payload }) => {
+          const refusal = refusalOf(payload);
+          if (refusal) {
+            line.refused = refusal;
+            this.options.onRefused(teamStoreId, refusal);
+          }
+        },
+        onSynced: () => this.check(teamStoreId),
+        onUnsyncedChanges: () => this.check(teamStoreId),
+      }),
+    };
+    this.lines.set(teamStoreId, line);
+    line.provider.attach();
+  }
+
+  private check(teamStoreId: string): void {
+    if (this.converged(teamStoreId)) this.options.onConverged(teamStoreId);
+  }
+
+  converged(teamStoreId: string): boolean {
+    const line = this.lines.get(teamStoreId);
+    return (
+      line !== undefined &&
+      line.refused === null &&
+      line.provider.isSynced &&
+      !line.provider.hasUnsyncedChanges
+    );
+  }
+
+  refusal(teamStoreId: string): string | null {
+    return this.lines.get(teamStoreId)?.refused ?? this.refusedAll;
+  }
+
+  storeIds(): string[] {
+    return [...this.lines.keys()];
+  }
+
+  close(): void {
+    for (const line of this.lines.values()) line.provider.destroy();
+    this.lines.clear();
+    this.socket.destroy();
+  }
+}
+
+/** The server's refusal of an update (guard.ts: `{"type":"splitbook.refused","reason","message"}`). */
+function refusalOf(payload: string): string | null {
+  try {
+    const value: unknown = JSON.parse(payload);
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      'type' in value &&
+      value.type === 'splitbook.refused' &&
+      'message' in value &&
+      typeof value.message === 'string'
+    ) {
+      return value.message;
+    }
+  } catch {
+    // Not ours: another stateless message.
+  }
+  return null;
+}

@@ -1,0 +1,521 @@
+// `team.*`: this desktop's copy of the team layer (a Y.Doc per shared store, kept in the user file), its connection to the team server, and the CLI's and window's reads and writes of it.
+import { HocuspocusProvider } from '@hocuspocus/provider';
+import * as Y from 'yjs';
+import type { DecisionCall, Services, TeamComment, TeamStatus } from '#shared/contract/index';
+import { problem } from '#shared/problem';
+import {
+  addComment,
+  approveSignOff,
+  commentsOf,
+  deleteComment,
+  editComment,
+  initTeamDoc,
+  noteOf,
+  ownerOf,
+  setNote as setTeamNote,
+  appendNote as appendTeamNote,
+  setOwner,
+  signOffOf,
+  teamNotes,
+  teamTestIds,
+  TeamValueError,
+  type Actor,
+  type TeamComment as LayerComment,
+} from '#shared/team/store';
+import { getStoreRow } from '../db/cache/stores';
+import { getNote, notesFor, setNote as setLocalNote } from '../db/user/notes';
+import type { Db } from '../db/types';
+import type { SecretStore } from '../secrets';
+import { TeamConnection } from './connection';
+import {
+  appendUpdate,
+  compact,
+  linkOfStore,
+  linkOfTeamStore,
+  links,
+  loadDoc,
+  markSynced,
+  saveExchange,
+  saveJoin,
+  saveLeave,
+  saveLink,
+  teamRow,
+  waitingUpdates,
+} from '../db/user/team';
+
+/**
+ * The keychain account of a folder's member token: `team:` and a UUID made at the join (store accounts
+ * are store ids, which never hold a colon), so each data folder of one user keeps its own member.
+ */
+const newTokenAccount = () => `team:${globalThis.crypto.randomUUID()}`;
+
+/** The origin of updates read back from the user file: not written again. */
+const LOADED = Symbol('loaded from the user file');
+
+export interface TeamLayerDeps {
+  db: Db;
+  secrets: SecretStore;
+  clock: () => number;
+  fetch: typeof fetch;
+  /** Stay connected while the core runs (the window's hosts); the CLI connects only for `team sync`. */
+  stayConnected: boolean;
+  /** The current call of a test, for a sign-off (null: no call made yet). */
+  callOf(storeId: string, testId: string): Promise<DecisionCall | null>;
+}
+
+export interface TeamLayer {
+  service: Services['team'];
+  close(): void;
+}
+
+const notShared = (storeId: string) =>
+  problem(
+    'validation',
+    400,
+    'Store not shared',
+    `Store ${storeId} is not shared with a team: "team share --store ${storeId}" shares it, "team link --store ${storeId} --team-store ID" links a colleague's.`,
+  );
+
+const notJoined = () =>
+  problem(
+    'validation',
+    400,
+    'No team joined',
+    'Join a team first: "team join --url URL", the member token on standard input or in SPLITBOOK_TEAM_TOKEN.',
+  );
+
+/** Why a fetch failed, in its cause's words (undici's "fetch failed" says nothing alone). */
+function reasonOf(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The server's HTTP address beside its WebSocket one (the same port: docs/team.md). */
+const httpOf = (url: string) => url.replace(/^ws/, 'http').replace(/\/+$/, '');
+
+export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
+  const { db } = deps;
+  const now = () => new Date(deps.clock()).toISOString();
+  const docs = new Map<string, Y.Doc>();
+  let connection: TeamConnection | null = null;
+  let closed = false;
+
+  function docOf(teamStoreId: string): Y.Doc {
+    let doc = docs.get(teamStoreId);
+    if (doc) return doc;
+    doc = new Y.Doc();
+    loadDoc(db, teamStoreId, doc, LOADED);
+    // Every change, ours or the server's, is kept at once: an edit made offline survives a restart.
+    doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === LOADED) return;
+      appendUpdate(
+        db,
+        teamStoreId,
+        origin instanceof HocuspocusProvider ? 'remote' : 'local',
+        update,
+      );
+    });
+    docs.set(teamStoreId, doc);
+    return doc;
+  }
+
+  function actor(): Actor {
+    const team = teamRow(db);
+    if (!team) throw notJoined();
+    return { by: team.member, at: now() };
+  }
+
+  function requireStore(storeId: string): void {
+    if (!getStoreRow(db, storeId)) {
+      throw problem('notFound', 404, 'Store not found', `No store with id ${storeId}.`);
+    }
+  }
+
+  function sharedDoc(storeId: string): Y.Doc {
+    const link = linkOfStore(db, storeId);
+    if (!link) throw notShared(storeId);
+    return docOf(link.teamStoreId);
+  }
+
+  /** Runs a layer write, its refusal (a TeamValueError) said as a validation problem. */
+  function writing<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof TeamValueError) {
+        throw problem('validation', 400, 'Refused', error.message);
+      }
+      throw error;
+    }
+  }
+
+  async function tokenOrThrow(): Promise<string> {
+    const account = teamRow(db)?.tokenAccount;
+    const token = account ? await deps.secrets.get(account) : null;
+    if (!token) {
+      throw problem(
+        'unauthorized',
+        401,
+        'No team token',
+        'The member token is not in the keychain: join the team again ("team join --url URL").',
+      );
+    }
+    return token;
+  }
+
+  async function request(
+    url: string,
+    token: string,
+    method: 'GET' | 'POST',
+  ): Promise<{ member: string; stores: unknown[] } & { teamStoreId?: string }> {
+    const send = () =>
+      deps.fetch(`${httpOf(url)}/v1/stores`, {
+        method,
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(15_000),
+      });
+    let response: Response;
+    try {
+      // A GET once more after a moment when the connection itself failed (a socket reset under load);
+      // never a POST, which may have made a store before its answer was lost.
+      response = await send().catch(async (error: unknown) => {
+        if (!(error instanceof TypeError) || method !== 'GET') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return send();
+      });
+    } catch (error) {
+      throw problem(
+        'offline',
+        503,
+        'Team server unreachable',
+        `The team server at ${url} cannot be reached (${reasonOf(error)}).`,
+      );
+    }
+    const body: unknown = await response.json().catch(() => null);
+    const said =
+      typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string'
+        ? body.error
+        : `The team server answered ${response.status}.`;
+    if (response.status === 401)
+      throw problem('unauthorized', 401, 'The team refused this token', said);
+    if (response.status === 403) throw problem('forbidden', 403, 'No access', said);
+    if (!response.ok) throw problem('api', response.status, 'The team server refused', said);
+    return body as { member: string; stores: unknown[]; teamStoreId?: string };
+  }
+
+  function status(): TeamStatus {
+    const team = teamRow(db);
+    const joined = team !== null && team.leftAt === null;
+    return {
+      joined,
+      url: team?.url ?? null,
+      member: team?.member ?? null,
+      connected: connection?.connected ?? false,
+      lastExchangeAt: team?.lastExchangeAt ?? null,
+      stores: links(db).map((link) => ({
+        storeId: link.storeId,
+        teamStoreId: link.teamStoreId,
+        waiting: waitingUpdates(db, link),
+        refused: connection?.refusal(link.teamStoreId) ?? null,
+      })),
+    };
+  }
+
+  function converged(teamStoreId: string): void {
+    markSynced(db, teamStoreId);
+    saveExchange(db, now());
+    compact(db, teamStoreId);
+  }
+
+  function connect(url: string, token: string): TeamConnection {
+    const opened = new TeamConnection({
+      url,
+      token,
+      onConverged: converged,
+      onRefused: () => undefined,
+    });
+    for (const link of links(db)) opened.open(link.teamStoreId, docOf(link.teamStoreId));
+    return opened;
+  }
+
+  /** The window's hosts: connected while the core runs, from the start or the join on. */
+  async function stayConnected(): Promise<void> {
+    if (!deps.stayConnected || connection || closed) return;
+    const team = teamRow(db);
+    if (!team || team.leftAt !== null || links(db).length === 0) return;
+    const token = await deps.secrets.get(team.tokenAccount).catch(() => null);
+    if (!token || connection || closed) return;
+    connection = connect(team.url, token);
+  }
+  void stayConnected();
+
+  function linkStore(storeId: string, teamStoreId: string): void {
+    const existing = linkOfStore(db, storeId);
+    if (existing) {
+      if (existing.teamStoreId === teamStoreId) return;
+      throw problem(
+        'conflict',
+        409,
+        'Store already shared',
+        `Store ${storeId} is linked to team store ${existing.teamStoreId} already.`,
+      );
+    }
+    const other = linkOfTeamStore(db, teamStoreId);
+    if (other) {
+      throw problem(
+        'conflict',
+        409,
+        'Team store already linked',
+        `Team store ${teamStoreId} is linked to store ${other.storeId} on this desktop already.`,
+      );
+    }
+    saveLink(db, storeId, teamStoreId, now());
+    const doc = docOf(teamStoreId);
+    connection?.open(teamStoreId, doc);
+    void stayConnected();
+  }
+
+  function commentOut(testId: string, comment: LayerComment): TeamComment {
+    return { testId, ...comment };
+  }
+
+  function oneComment(doc: Y.Doc, testId: string, id: string): TeamComment {
+    const found = commentsOf(doc, testId).find((comment) => comment.id === id);
+    if (!found) throw problem('notFound', 404, 'No such comment', `No comment ${id} on ${testId}.`);
+    return commentOut(testId, found);
+  }
+
+  const service: Services['team'] = {
+    status: async () => status(),
+
+    async join({ url, token }) {
+      // The server says who the token belongs to, so a wrong one is refused before it is kept.
+      const answer = await request(url, token, 'GET');
+      const previous = teamRow(db)?.tokenAccount;
+      const account = newTokenAccount();
+      await deps.secrets.set(account, token);
+      saveJoin(db, url, answer.member, account, now());
+      if (previous) await deps.secrets.delete(previous).catch(() => false);
+      connection?.close();
+      connection = null;
+      await stayConnected();
+      return status();
+    },
+
+    async leave() {
+      connection?.close();
+      connection = null;
+      const account = teamRow(db)?.tokenAccount;
+      if (account) await deps.secrets.delete(account);
+      // The copies stay: a member who leaves keeps what the team had shared with them.
+      if (teamRow(db)) saveLeave(db, now());
+      return status();
+    },
+
+    async share({ storeId }) {
+      requireStore(storeId);
+      const team = teamRow(db);
+      if (!team || team.leftAt !== null) throw notJoined();
+      const existing = linkOfStore(db, storeId);
+      if (existing) return { teamStoreId: existing.teamStoreId };
+      const answer = await request(team.url, await tokenOrThrow(), 'POST');
+      const teamStoreId = answer.teamStoreId;
+      if (typeof teamStoreId !== 'string') {
+        throw problem('api', 502, 'The team server refused', 'It gave no team store id.');
+      }
+      const doc = docOf(teamStoreId);
+      // The store's notes so far become the team's: sharing loses nothing written before it.
+      const who = actor();
+      doc.transact(() => {
+        initTeamDoc(doc);
+        for (const [key, body] of notesFor(db, storeId)) {
+          const testId = key.slice(key.indexOf('\u0000') + 1);
+          try {
+            if (noteOf(doc, testId).text === '') setTeamNote(doc, testId, body, who);
+          } catch (error) {
+            // A test id the layout cannot name stays a local note only.
+            if (!(error instanceof TeamValueError)) throw error;
+          }
+        }
+      });
+      linkStore(storeId, teamStoreId);
+      return { teamStoreId };
+    },
+
+    async link({ storeId, teamStoreId }) {
+      requireStore(storeId);
+      if (!teamRow(db)) throw notJoined();
+      linkStore(storeId, teamStoreId);
+      return { teamStoreId };
+    },
+
+    async sync({ timeoutMs }) {
+      const team = teamRow(db);
+      if (!team || team.leftAt !== null) throw notJoined();
+      const token = await tokenOrThrow();
+      const ids = links(db).map((link) => link.teamStoreId);
+      const own = connection === null;
+      const line = connection ?? connect(team.url, token);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const started = Date.now();
+          const tick = () => {
+            const refused = ids.map((id) => line.refusal(id)).find((reason) => reason !== null);
+            if (refused) {
+              reject(problem('unauthorized', 401, 'The team server refused', refused));
+            } else if (ids.every((id) => line.converged(id))) {
+              resolve();
+            } else if (!line.opened && line.failedAttempts >= 2) {
+              reject(
+                problem(
+                  'offline',
+                  503,
+                  'Team server unreachable',
+                  `The team server at ${team.url} cannot be reached.`,
+                ),
+              );
+            } else if (Date.now() - started > timeoutMs) {
+              reject(
+                problem(
+                  'offline',
+                  504,
+                  'Team sync timed out',
+                  line.opened
+                    ? `The exchange with ${team.url} did not finish within ${timeoutMs / 1000} s.`
+                    : `The team server at ${team.url} cannot be reached.`,
+                ),
+              );
+            } else {
+              setTimeout(tick, 20);
+            }
+          };
+          tick();
+        });
+      } finally {
+        if (own) line.close();
+      }
+      for (const id of ids) converged(id);
+      const at = now();
+      saveExchange(db, at);
+      return { stores: ids.length, lastExchangeAt: at };
+    },
+
+    async notes({ storeId }) {
+      requireStore(storeId);
+      const link = linkOfStore(db, storeId);
+      if (link) return teamNotes(docOf(link.teamStoreId));
+      return [...notesFor(db, storeId)].map(([key, body]) => {
+        const testId = key.slice(key.indexOf('\u0000') + 1);
+        return {
+          testId,
+          text: body,
+          updatedAt: getNote(db, storeId, testId)?.updatedAt ?? null,
+          authors: [],
+        };
+      });
+    },
+
+    async setNote({ storeId, testId, text, append }) {
+      requireStore(storeId);
+      const link = linkOfStore(db, storeId);
+      if (!link) {
+        // A store not shared keeps its note where it always was, as notes.set writes it.
+        const current = getNote(db, storeId, testId)?.body ?? '';
+        const body =
+          append && current !== ''
+            ? current.endsWith('\n')
+              ? current + text
+              : `${current}\n${text}`
+            : text;
+        const at = now();
+        setLocalNote(db, storeId, testId, body, at);
+        return { testId, text: body, updatedAt: body.trim() === '' ? null : at, authors: [] };
+      }
+      const doc = docOf(link.teamStoreId);
+      const who = actor();
+      writing(() =>
+        append ? appendTeamNote(doc, testId, text, who) : setTeamNote(doc, testId, text, who),
+      );
+      return noteOf(doc, testId);
+    },
+
+    async comments({ storeId, testId }) {
+      requireStore(storeId);
+      const doc = sharedDoc(storeId);
+      const tests = testId === null ? teamTestIds(doc) : [testId];
+      return tests.flatMap((id) => commentsOf(doc, id).map((comment) => commentOut(id, comment)));
+    },
+
+    async addComment({ storeId, testId, text }) {
+      requireStore(storeId);
+      const doc = sharedDoc(storeId);
+      const id = writing(() => addComment(doc, testId, text, actor()));
+      return oneComment(doc, testId, id);
+    },
+
+    async editComment({ storeId, testId, id, text }) {
+      requireStore(storeId);
+      const doc = sharedDoc(storeId);
+      writing(() => editComment(doc, testId, id, text, actor()));
+      return oneComment(doc, testId, id);
+    },
+
+    async deleteComment({ storeId, testId, id }) {
+      requireStore(storeId);
+      const doc = sharedDoc(storeId);
+      writing(() => deleteComment(doc, testId, id, actor()));
+      return oneComment(doc, testId, id);
+    },
+
+    async owner({ storeId, testId }) {
+      requireStore(storeId);
+      const owner = ownerOf(sharedDoc(storeId), testId);
+      return { testId, owner: owner?.value ?? null, by: owner?.by ?? null, at: owner?.at ?? null };
+    },
+
+    async setOwner({ storeId, testId, owner }) {
+      requireStore(storeId);
+      const doc = sharedDoc(storeId);
+      writing(() => setOwner(doc, testId, owner, actor()));
+      const now = ownerOf(doc, testId);
+      return { testId, owner: now?.value ?? null, by: now?.by ?? null, at: now?.at ?? null };
+    },
+
+    async signOff({ storeId, testId }) {
+      requireStore(storeId);
+      const doc = sharedDoc(storeId);
+      const call = await deps.callOf(storeId, testId);
+      if (call === null) {
+        throw problem(
+          'validation',
+          400,
+          'No call to sign off',
+          `Test ${testId} has no call in this store's cache yet: sync the store first.`,
+        );
+      }
+      writing(() => approveSignOff(doc, testId, call, actor()));
+      const state = signOffOf(doc, testId);
+      return {
+        testId,
+        state: state?.state ?? null,
+        call: state?.call ?? null,
+        proposedBy: state?.proposedBy ?? null,
+        proposedAt: state?.proposedAt ?? null,
+        approvedBy: state?.approvedBy ?? null,
+        approvedAt: state?.approvedAt ?? null,
+      };
+    },
+  };
+
+  return {
+    service,
+    close() {
+      closed = true;
+      connection?.close();
+      connection = null;
+      for (const doc of docs.values()) doc.destroy();
+      docs.clear();
+    },
+  };
+}

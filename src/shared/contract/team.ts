@@ -1,0 +1,138 @@
+// `team.*`: the shared layer of a team (docs/team.md): joining a team server, sharing a store's layer, and the notes, comments, owners and sign-offs it holds.
+import { z } from 'zod';
+import { plainHttpAllowed } from '../domain/base-url';
+import { DecisionCall } from '../domain/decisions/schemas';
+import { MAX_NOTE_LENGTH } from './notes';
+import { Empty, method, StoreId, StoreInput } from './common';
+import { MAX_COMMENT_LENGTH, MemberName, TeamStoreId, TeamTestId } from '../domain/team-names';
+
+/** The message shown when a plain ws:// address to another machine is refused. */
+export const PLAIN_WS_REFUSED =
+  'Plain ws:// would send the team token and your notes unencrypted across the network. Use wss://; ws:// is only accepted for this computer (localhost, 127.0.0.1, ::1).';
+
+/** Why a team server address may not be used, or null when it may (wss, or ws to a loopback host). */
+export function teamUrlProblem(address: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return 'A team server address is a ws:// or wss:// URL, e.g. wss://team.example.com.';
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
+    return 'A team server address starts with wss:// (or ws:// on this computer).';
+  }
+  if (url.protocol === 'ws:' && !plainHttpAllowed(url.hostname)) return PLAIN_WS_REFUSED;
+  return null;
+}
+
+export const TeamUrl = z
+  .string()
+  .trim()
+  .min(1, 'The team server address is required')
+  .max(500)
+  .superRefine((url, ctx) => {
+    const problem = teamUrlProblem(url);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A member token as the server's `member add` printed it. */
+export const TeamToken = z.string().trim().min(1, 'The member token is required').max(512);
+
+export const TeamStoreStatus = z.object({
+  storeId: StoreId,
+  teamStoreId: TeamStoreId,
+  /** Local updates the server has not confirmed yet (made offline, or since the last exchange). */
+  waiting: z.int().nonnegative(),
+  /** Why the server refused this store's document, or null. */
+  refused: z.string().nullable(),
+});
+
+export const TeamStatus = z.object({
+  joined: z.boolean(),
+  url: z.string().nullable(),
+  member: MemberName.nullable(),
+  /** The socket to the server is open (only a window's host stays connected; the CLI's `team sync` connects). */
+  connected: z.boolean(),
+  /** When every shared store last matched the server's copy. */
+  lastExchangeAt: z.string().nullable(),
+  stores: z.array(TeamStoreStatus),
+});
+export type TeamStatus = z.infer<typeof TeamStatus>;
+
+export const TeamNote = z.object({
+  testId: z.string(),
+  text: z.string(),
+  updatedAt: z.string().nullable(),
+  authors: z.array(z.object({ name: z.string(), at: z.string() })),
+});
+export type TeamNote = z.infer<typeof TeamNote>;
+
+export const TeamComment = z.object({
+  testId: z.string(),
+  id: z.string(),
+  author: z.string(),
+  at: z.string(),
+  text: z.string().nullable(),
+  editedAt: z.string().nullable(),
+  deleted: z.object({ by: z.string(), at: z.string() }).nullable(),
+  editOverridden: z.boolean(),
+});
+export type TeamComment = z.infer<typeof TeamComment>;
+
+const TestInput = StoreInput.extend({ testId: TeamTestId });
+
+export const TeamOwner = z.object({
+  testId: z.string(),
+  owner: z.string().nullable(),
+  by: z.string().nullable(),
+  at: z.string().nullable(),
+});
+export type TeamOwner = z.infer<typeof TeamOwner>;
+
+export const TeamSignOff = z.object({
+  testId: z.string(),
+  state: z.enum(['proposed', 'approved']).nullable(),
+  call: DecisionCall.nullable(),
+  proposedBy: z.string().nullable(),
+  proposedAt: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+});
+export type TeamSignOff = z.infer<typeof TeamSignOff>;
+
+export const team = {
+  status: method(Empty, TeamStatus),
+  /** Checks the token with the server, keeps it in the OS keychain, and connects (a window's host). */
+  join: method(z.object({ url: TeamUrl, token: TeamToken }), TeamStatus),
+  /** Forgets the token and disconnects; every shared store's copy stays on this desktop. */
+  leave: method(Empty, TeamStatus),
+  /** Shares a store's layer with the team: a new team store, its notes copied in. */
+  share: method(StoreInput, z.object({ teamStoreId: TeamStoreId })),
+  /** Links this desktop's copy of a store a colleague shared. */
+  link: method(
+    StoreInput.extend({ teamStoreId: TeamStoreId }),
+    z.object({ teamStoreId: TeamStoreId }),
+  ),
+  /** Connects, exchanges until both sides hold the same state, and (unless connected already) disconnects. */
+  sync: method(
+    z.object({ timeoutMs: z.int().min(100).max(600_000).default(20_000) }),
+    z.object({ stores: z.int().nonnegative(), lastExchangeAt: z.string() }),
+  ),
+  /** The store's notes: the team's for a shared store, the local ones otherwise. */
+  notes: method(StoreInput, z.array(TeamNote)),
+  setNote: method(
+    TestInput.extend({ text: z.string().max(MAX_NOTE_LENGTH), append: z.boolean().default(false) }),
+    TeamNote,
+  ),
+  comments: method(StoreInput.extend({ testId: TeamTestId.nullable() }), z.array(TeamComment)),
+  addComment: method(TestInput.extend({ text: z.string().max(MAX_COMMENT_LENGTH) }), TeamComment),
+  editComment: method(
+    TestInput.extend({ id: z.string().max(64), text: z.string().max(MAX_COMMENT_LENGTH) }),
+    TeamComment,
+  ),
+  deleteComment: method(TestInput.extend({ id: z.string().max(64) }), TeamComment),
+  owner: method(TestInput, TeamOwner),
+  setOwner: method(TestInput.extend({ owner: MemberName.nullable() }), TeamOwner),
+  /** Signs off the test's current call: approves the proposal, or proposes and approves it at once. */
+  signOff: method(TestInput, TeamSignOff),
+};
