@@ -8,8 +8,8 @@ import { getStoreRow } from '../db/cache/stores';
 import { needsCall } from './order';
 import type { DecisionChange } from '../db/user/background';
 import type { Db } from '../db/types';
-import { statement } from '../db/statements';
-import { hasUserData } from '../db/user/attached';
+import { rowCallsOf } from '../db/cache/decisions';
+import { testsWithEdits } from '../db/user/outbox';
 
 export type RunChanges = {
   /** Tests whose call changed to one that needs the consultant (ship, check the data, …). */
@@ -53,22 +53,14 @@ export function trackDecisionChanges<Engine extends RunsSyncs>(deps: {
 
   function editedTests(storeId: string): Set<string> {
     const ids = new Set(editedSince.get(storeId));
-    if (!hasUserData(db)) return ids;
-    for (const { recordId } of statement<{ recordId: string }>(
-      db,
-      `SELECT DISTINCT record_id AS recordId FROM user.outbox WHERE store_id = ? AND kind = 'test'`,
-    ).all(storeId))
-      ids.add(recordId);
+    for (const recordId of testsWithEdits(db, storeId)) ids.add(recordId);
     return ids;
   }
 
   function before(storeId: string): Before | null {
     // A store never synced has nothing to compare: its first sync is where calls start, not news.
     if (getStoreRow(db, storeId)?.lastSyncedAt == null) return null;
-    const rows = statement<{ id: string; call: string | null; key: string | null }>(
-      db,
-      `SELECT id, decision AS call, decision_key AS key FROM tests WHERE store_id = ? AND removed = 0`,
-    ).all(storeId);
+    const rows = rowCallsOf(db, storeId);
     return {
       calls: new Map(rows.map((row) => [row.id, { call: row.call, key: row.key }])),
       edited: editedTests(storeId),
@@ -77,17 +69,7 @@ export function trackDecisionChanges<Engine extends RunsSyncs>(deps: {
 
   function after(storeId: string, was: Before): RunChanges {
     const edited = new Set([...was.edited, ...editedTests(storeId)]);
-    const rows = statement<{
-      id: string;
-      title: string;
-      call: string | null;
-      words: string | null;
-      key: string | null;
-    }>(
-      db,
-      `SELECT id, title, decision AS call, decision_words AS words, decision_key AS key
-       FROM tests WHERE store_id = ? AND removed = 0`,
-    ).all(storeId);
+    const rows = rowCallsOf(db, storeId);
     const news: DecisionChange[] = [];
     const settled: string[] = [];
     for (const row of rows) {

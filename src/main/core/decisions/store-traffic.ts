@@ -14,7 +14,8 @@ import { plannerEstimate } from '#shared/domain/decisions/planner';
 import type { DecisionSettings, PlannerEstimate } from '#shared/domain/decisions/schemas';
 import { metricOfGoal } from '#shared/domain/metrics';
 import { median } from '../review/portfolio';
-import { statement } from '../db/statements';
+import { readPackedResults } from '../db/cache/decisions';
+import { trafficCandidates } from '../db/cache/results';
 import type { Db } from '../db/types';
 import { unpackJson } from '../db/values';
 
@@ -30,35 +31,24 @@ export type StoreTraffic = {
   tests: number;
 };
 
-type Candidate = { id: string; status: string; lastAt: string };
-
 /**
  * The store's traffic, or null when no test of it has daily data. A running test's last day is still
  * in progress, so it is left out, as the decision leaves it out.
  */
 export function storeTraffic(db: Db, storeId: string): StoreTraffic | null {
-  const candidates = statement<Candidate>(
-    db,
-    `SELECT t.id, t.status, coalesce(t.end_at, r.fetched_at) AS lastAt
-     FROM tests t JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-     WHERE t.store_id = ? AND t.removed = 0`,
-  ).all(storeId);
+  const candidates = trafficCandidates(db, storeId);
   const latest = Math.max(...candidates.map((c) => Date.parse(c.lastAt)).filter(Number.isFinite));
   if (!Number.isFinite(latest)) return null;
   // Only tests that had data near the end of the window are read; a week's slack for the end dates.
   const cutoff = latest - (TRAFFIC_DAYS + 7) * DAY_MS;
-  const readPacked = statement<{ packed: Uint8Array }>(
-    db,
-    `SELECT raw_packed AS packed FROM results_raw WHERE store_id = ? AND test_id = ?`,
-  );
   const tests: { days: { dayNumber: number; visitors: number }[]; control: SideSums }[] = [];
   for (const candidate of candidates) {
     if (!(Date.parse(candidate.lastAt) >= cutoff)) continue;
-    const row = readPacked.get(storeId, candidate.id);
-    if (!row) continue;
+    const packed = readPackedResults(db, storeId, candidate.id);
+    if (!packed) continue;
     let raw: unknown;
     try {
-      raw = JSON.parse(unpackJson(row.packed));
+      raw = JSON.parse(unpackJson(packed));
     } catch {
       continue;
     }

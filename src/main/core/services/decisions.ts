@@ -50,7 +50,7 @@ import { getResults } from '../db/cache/reads';
 import { getStoreRow, listStoreRows } from '../db/cache/stores';
 import { hasUserData } from '../db/user/attached';
 import type { Db } from '../db/types';
-import { statement } from '../db/statements';
+import { readTestRaw } from '../db/cache/results';
 import type { DecisionRefresh } from '../decisions/refresh';
 import { plannerAt, storeTraffic } from '../decisions/store-traffic';
 
@@ -254,15 +254,11 @@ function testRow(
   storeId: string,
   testId: string,
 ): { seq: number; test: Test | null } | null {
-  const row = statement<{ seq: number; rawJson: string }>(
-    db,
-    `SELECT t.seq, raw.raw_json AS rawJson FROM tests t JOIN tests_raw raw ON raw.seq = t.seq
-     WHERE t.store_id = ? AND t.id = ?`,
-  ).get(storeId, testId);
+  const row = readTestRaw(db, storeId, testId);
   if (!row) return null;
   let raw: unknown;
   try {
-    raw = JSON.parse(row.rawJson);
+    raw = JSON.parse(row.json);
   } catch {
     return { seq: row.seq, test: null };
   }

@@ -4,6 +4,7 @@
 import { Decision, DecisionCall } from '#shared/contract/decisions';
 import type { StoredFacts } from './decision-facts';
 import { statement } from '../statements';
+import { read } from '../sql';
 import type { Db } from '../types';
 import { planJoin } from '../user/decisions';
 
@@ -320,3 +321,18 @@ export function storeRateFitsTexts(db: Db, storeId: string): string[] {
     .all(storeId)
     .map((row) => row.fits);
 }
+
+/** A test's call as its row holds it: the call, its words and the key it was made under. */
+export type RowCall = {
+  id: string;
+  title: string;
+  call: string | null;
+  words: string | null;
+  key: string | null;
+};
+const ROW_CALLS = read<RowCall, { storeId: string }>(
+  `SELECT id, title, decision AS call, decision_words AS words, decision_key AS key
+   FROM tests WHERE store_id = @storeId AND removed = 0`,
+);
+/** Every listed test's call at the store (a sync's before and after). */
+export const rowCallsOf = (db: Db, storeId: string): RowCall[] => ROW_CALLS.all(db, { storeId });

@@ -7,6 +7,7 @@ import { storeCall, writeRateFits, type StoredCall } from './decisions';
 import { writeFacts, type FactsRow } from './decision-facts';
 import { clearSetAside } from './set-aside';
 import { statement } from '../statements';
+import { read } from '../sql';
 import type { Db } from '../types';
 
 /** One test's results as a sync writes them. */
@@ -246,3 +247,14 @@ export function rowsWithoutAlerts(db: Db, limit: number): RowWithoutAlerts[] {
 export function writeAlerts(db: Db, storeId: string, testId: string, alerts: StoredAlerts): void {
   statement(db, SET_ALERTS).run(alerts.alerts, alerts.count, storeId, testId);
 }
+
+/** A listed test with results: its status and its last day (its end, else when its results were fetched). */
+export type TrafficCandidate = { id: string; status: string; lastAt: string };
+const TRAFFIC_CANDIDATES = read<TrafficCandidate, { storeId: string }>(
+  `SELECT t.id, t.status, coalesce(t.end_at, r.fetched_at) AS lastAt
+   FROM tests t JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
+   WHERE t.store_id = @storeId AND t.removed = 0`,
+);
+/** The store's tests whose daily traffic the planner may read. */
+export const trafficCandidates = (db: Db, storeId: string): TrafficCandidate[] =>
+  TRAFFIC_CANDIDATES.all(db, { storeId });

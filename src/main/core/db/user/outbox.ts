@@ -371,3 +371,12 @@ export function readOnlyReason(db: Db, storeId: string): string | null {
   if (!hasUserData(db)) return null;
   return READ_ONLY_REASON.get(db, { storeId })?.r ?? null;
 }
+
+const EDITED_TESTS = read<{ recordId: string }, { storeId: string }>(
+  `SELECT DISTINCT record_id AS recordId FROM user.outbox WHERE store_id = @storeId AND kind = 'test'`,
+);
+/** The tests of the store with an edit in the outbox (none when the user file is not attached). */
+export function testsWithEdits(db: Db, storeId: string): string[] {
+  if (!hasUserData(db)) return [];
+  return EDITED_TESTS.all(db, { storeId }).map((row) => row.recordId);
+}
