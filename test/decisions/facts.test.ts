@@ -33,7 +33,13 @@ import { upsertResults } from '#core/decisions/results';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
 import { FACTS_VERSION, packDays, unpackDays } from '#core/decisions/facts';
-import { sourceCallThread, threadCallMaker } from '#core/decisions/call-threads';
+import { makeCall } from '#core/decisions/calls';
+import {
+  IN_PLACE_SLICE_MS,
+  inPlaceCallMaker,
+  sourceCallThread,
+  threadCallMaker,
+} from '#core/decisions/call-threads';
 import { tempDir } from '../db/fixtures';
 import { asStored, makeCallsInPlace } from './support';
 
@@ -340,6 +346,34 @@ function wholeBatch(db: Db) {
 }
 
 describe("a refresh's calls made elsewhere", { timeout: 120_000 }, () => {
+  it('in place, a slice of time at a time: the event loop turns while a long batch is made, and the calls are the same', async () => {
+    const db = openCache();
+    try {
+      write(db, cases(5, 120));
+      writeGlobalDecisionSettings(db, { ...readGlobalDecisionSettings(db), credibility: 0.9 }, AT);
+      const batch = wholeBatch(db);
+      // The batch three times over: well over a slice of the engine's work on any machine.
+      const jobs = [...callJobs(batch), ...callJobs(batch), ...callJobs(batch)];
+      let turns = 0;
+      let on = true;
+      const chase = (): void => {
+        turns += 1;
+        if (on) setImmediate(chase);
+      };
+      setImmediate(chase);
+      const started = performance.now();
+      const made = await inPlaceCallMaker().make(jobs);
+      const took = performance.now() - started;
+      on = false;
+      expect(made).toEqual(jobs.map(makeCall));
+      expect(took).toBeGreaterThan(2 * IN_PLACE_SLICE_MS);
+      // Made at once, the batch would hold the thread throughout: not one turn while it is made.
+      expect(turns).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+  });
+
   it('on the calls threads (real worker threads, the source under tsx) are those made in place', async () => {
     const db = openCache();
     const threads = threadCallMaker(sourceCallThread(), 2);
