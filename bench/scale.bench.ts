@@ -1,6 +1,6 @@
 // Scale benchmark: a full sync of 2,000, 10,000 and 50,000 tests — ms per test, peak memory, bytes per test on disk, and what a re-sync costs within and after the results' freshness window.
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
@@ -110,7 +110,14 @@ export async function benchScale(): Promise<void> {
             .prepare(`SELECT count(*) AS n FROM tests WHERE status = 'active' AND removed = 0`)
             .get() as { n: number }
         ).n;
+        // Where the bytes go: every table and index (dbstat), in bytes per test, largest first.
+        const parts = cache
+          .prepare(
+            `SELECT name, sum(pgsize) AS bytes, sum(payload) AS payload FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 14`,
+          )
+          .all() as { name: string; bytes: number; payload: number }[];
         cache.close();
+        if (process.env.BENCH_SCALE_KEEP) copyFileSync(file, process.env.BENCH_SCALE_KEEP);
         const bytes = statSync(file).size;
 
         offsetMs += WITHIN_MINUTES * 60_000;
@@ -150,6 +157,10 @@ export async function benchScale(): Promise<void> {
             },
             { name: 'cache file after a WAL checkpoint', value: `${fmt(bytes / 1e6, 1)} MB` },
             { name: 'bytes per test', value: fmt(bytes / tests, 0), goal: '<= 10 KB' },
+            ...parts.map((part) => ({
+              name: `  of which ${part.name}`,
+              value: `${fmt(part.bytes / tests, 0)} B/test (${fmt(part.payload / tests, 0)} of it data)`,
+            })),
             {
               name: 'results freshness (the default setting)',
               value: `${RESULTS_FRESHNESS_LABELS[DEFAULT_RESULTS_FRESHNESS]} (${WINDOW_MINUTES} min)`,

@@ -14,6 +14,7 @@ import { getResults, listTests } from '#core/db/cache/reads';
 import { PROBLEM_TYPES, ProblemError } from '#shared/problem';
 import { TestListInput } from '#shared/contract/index';
 import type { Db } from '#core/db/types';
+import { unpackDays } from '#core/decisions/facts';
 import { makeResults, tempDir } from './fixtures';
 
 const LATEST = MIGRATIONS.length;
@@ -201,6 +202,65 @@ describe('openDatabase', () => {
       .prepare<[], { bytes: number }>(`SELECT length(raw_packed) AS bytes FROM results_raw`)
       .get();
     expect(stored?.bytes).toBeLessThan(JSON.stringify(results).length);
+    db.close();
+  });
+
+  it('compresses the days of facts kept under v19 and reads them back bit for bit', () => {
+    const TEST_ID = '00000000-0000-4000-8000-000000000001';
+    const file = join(tempDir(), 'cache.db');
+    const v19 = new Database(file);
+    v19.pragma('foreign_keys = ON');
+    migrate(v19, MIGRATIONS.slice(0, 19));
+    v19.exec(`
+      INSERT INTO stores (id, name, base_url, kind, key_storage, created_at)
+        VALUES ('s1', 'Shop', 'https://shop.example.com', 'api', 'keychain', '2026-01-01T00:00:00Z');
+      INSERT INTO tests (store_id, id, title, status, stage, goal, device, visitor_option, created_at, updated_at, synced_at)
+        VALUES ('s1', '${TEST_ID}', 'Free shipping bar', 'completed', 'idea', 'conversion', 'all', 'all',
+                '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z');
+      INSERT INTO results (store_id, test_id, status, total_visitors, control_split, variant_split, lift, change_revenue,
+                           control_probability_win, variant_probability_win, tier, probability_to_win, not_yet_stable,
+                           fetched_at, test_updated_at, test_status)
+        VALUES ('s1', '${TEST_ID}', 'completed', 100, 50, 50, 4.2, 10, 0.03, 0.97, 'significant', 0.97, 0,
+                '2026-01-03T00:00:00Z', '2026-01-02T00:00:00Z', 'completed');`);
+    // v19's format: thirteen float64 a day (the day's number, then control's and variant's six counts).
+    const days = Array.from({ length: 30 }, (_, i) => {
+      const side = (visitors: number) => ({
+        visitors,
+        conversions: Math.round(visitors / 30),
+        carts: Math.round(visitors / 12),
+        clicks: Math.round(visitors / 5),
+        orders: Math.round(visitors / 32),
+        revenue: visitors * 1.37,
+      });
+      return { dayNumber: 20_000 + i, control: side(400 + i), variant: side(410 + 2 * i) };
+    });
+    const floats = new Float64Array(
+      days.flatMap((day) => [
+        day.dayNumber,
+        ...[day.control, day.variant].flatMap((s) => [
+          s.visitors,
+          s.conversions,
+          s.carts,
+          s.clicks,
+          s.orders,
+          s.revenue,
+        ]),
+      ]),
+    );
+    const plain = Buffer.from(floats.buffer);
+    v19
+      .prepare(
+        `INSERT INTO results_facts (store_id, test_id, version, test_hash, facts, days) VALUES ('s1', ?, 'v', 'h', '{}', ?)`,
+      )
+      .run(TEST_ID, plain);
+    v19.close();
+
+    const db = openDatabase(file);
+    const stored = db
+      .prepare<[], { days: Uint8Array }>(`SELECT days FROM results_facts`)
+      .get();
+    expect(stored?.days.byteLength).toBeLessThan(plain.byteLength / 2);
+    expect(unpackDays(stored?.days ?? new Uint8Array())).toEqual(days);
     db.close();
   });
 

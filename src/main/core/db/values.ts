@@ -47,6 +47,25 @@ export function packJson(value: unknown): Buffer {
   });
 }
 
+/**
+ * Bytes compressed as packJson compresses text: a test's days in results_facts (float64 counts of
+ * small integers, about 2.8× smaller; cache migration 20).
+ */
+export function packBytes(bytes: Uint8Array): Buffer {
+  return brotliCompressSync(bytes, {
+    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: PACK_QUALITY },
+  });
+}
+
+/** The bytes packBytes was given, or null when `packed` is not Brotli. */
+export function unpackBytes(packed: Uint8Array): Buffer | null {
+  try {
+    return brotliDecompressSync(packed);
+  } catch {
+    return null;
+  }
+}
+
 /** The JSON text of a record written by packJson. */
 export function unpackJson(packed: Uint8Array): string {
   return brotliDecompressSync(packed).toString('utf8');

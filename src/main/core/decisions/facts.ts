@@ -10,11 +10,15 @@ import {
   type SideSums,
 } from '#shared/domain/decisions/index';
 import type { FactsRow, StoredFacts } from '../db/cache/decision-facts';
+import { packBytes, unpackBytes } from '../db/values';
 
 /** The rules' version and this file's format: facts kept under another are made again. */
 export const FACTS_VERSION = `${DECISION_RULES_VERSION}.1`;
 
-/** A day packed as float64: its number, then each side's counts in this order (control, then variant). */
+/**
+ * A day packed as float64: its number, then each side's counts in this order (control, then variant);
+ * the whole series Brotli-compressed (packBytes), since counts in float64 are mostly zero bytes.
+ */
 const SIDE_FIELDS = [
   'visitors',
   'conversions',
@@ -33,12 +37,13 @@ export function packDays(days: readonly DecisionDay[]): Uint8Array {
     for (const side of [day.control, day.variant])
       for (const field of SIDE_FIELDS) values[at++] = side[field];
   });
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  return packBytes(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
 }
 
-/** The days of packDays, or null when the bytes are not a whole number of days. */
-export function unpackDays(packed: Uint8Array): DecisionDay[] | null {
-  if (packed.byteLength % (PER_DAY * 8) !== 0) return null;
+/** The days of packDays, or null when the bytes are not packed days. */
+export function unpackDays(stored: Uint8Array): DecisionDay[] | null {
+  const packed = unpackBytes(stored);
+  if (packed === null || packed.byteLength % (PER_DAY * 8) !== 0) return null;
   // A copy, since a Float64Array needs its bytes aligned to 8.
   const values = new Float64Array(packed.byteLength / 8);
   new Uint8Array(values.buffer).set(packed);

@@ -23,6 +23,7 @@ import { migration016 } from './016-decision-lines-index';
 import { migration017 } from './017-test-titles-index';
 import { migration018 } from './018-review-parts';
 import { migration019 } from './019-paused-call';
+import { migration020 } from './020-pack-fact-days';
 
 export type { Migration } from './migration';
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
