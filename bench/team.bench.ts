@@ -5,15 +5,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as Y from 'yjs';
-import {
-  initTeamDoc,
-  noteOf,
-  setNote,
-  setOwner,
-  setPlan,
-  addComment,
-  setTakeaway,
-} from '#shared/team/store';
+import { addComment } from '#shared/team/comments';
+import { initTeamDoc } from '#shared/team/records';
+import { noteOf, setNote, setTakeaway } from '#shared/team/texts';
+import { setOwner, setPlan } from '#shared/team/values';
 import {
   addMember as addMemberRow,
   openTeamDb,

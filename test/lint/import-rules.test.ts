@@ -252,8 +252,8 @@ const forbidden: Record<string, Probe> = {
   },
   'renderer → shared/team (not yet: the desktop side decides)': {
     file: RENDERER_LIB,
-    code: `import '#shared/team/store';`,
-    mentions: 'src/shared/team/store',
+    code: `import '#shared/team/texts';`,
+    mentions: 'src/shared/team/texts',
   },
   'team-server → main/core': {
     file: TEAM_SERVER,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { noteOf, setNote } from '#shared/team/store';
+import { noteOf, setNote } from '#shared/team/texts';
 import {
   Desktop,
   type RunningServer,

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { checkTeamDoc } from '#shared/team/check';
 import { TESTS_ROOT, noteRoot } from '#shared/team/layout';
-import { addComment, commentsOf, initTeamDoc, noteOf, setNote } from '#shared/team/store';
+import { addComment, commentsOf } from '#shared/team/comments';
+import { initTeamDoc } from '#shared/team/records';
+import { noteOf, setNote } from '#shared/team/texts';
 import {
   Desktop,
   type RunningServer,

@@ -3,37 +3,33 @@ import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import { checkTeamDoc } from '#shared/team/check';
 import { TEAM_LIMITS, TESTS_ROOT, noteRoot } from '#shared/team/layout';
+import { addComment, commentsOf, deleteComment, editComment } from '#shared/team/comments';
+import { initTeamDoc, teamSchemaVersion, teamTestIds, TeamValueError } from '#shared/team/records';
 import {
   addAnnotation,
-  addComment,
   appendNote,
-  approveSignOff,
-  commentsOf,
-  decisionSettingsOf,
-  deleteComment,
-  editComment,
-  initTeamDoc,
   markReviewed,
   noteOf,
-  ownerOf,
-  planOf,
-  proposeSignOff,
   removeAnnotation,
-  setDecisionSettings,
   setNote,
-  setOwner,
-  setPlan,
   setTakeaway,
-  signOffOf,
   takeawayOf,
   teamAnnotations,
   teamNotes,
   teamReviews,
-  teamSchemaVersion,
-  teamTestIds,
+} from '#shared/team/texts';
+import {
+  approveSignOff,
+  decisionSettingsOf,
+  ownerOf,
+  planOf,
+  proposeSignOff,
+  setDecisionSettings,
+  setOwner,
+  setPlan,
+  signOffOf,
   withdrawSignOff,
-  TeamValueError,
-} from '#shared/team/store';
+} from '#shared/team/values';
 
 const T1 = '7d1c4a50-0000-4000-8000-000000000001';
 const T2 = '7d1c4a50-0000-4000-8000-000000000002';

@@ -3,16 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkTeamDoc } from '#shared/team/check';
-import {
-  addComment,
-  appendNote,
-  commentsOf,
-  initTeamDoc,
-  noteOf,
-  ownerOf,
-  setNote,
-  setOwner,
-} from '#shared/team/store';
+import { addComment, commentsOf } from '#shared/team/comments';
+import { initTeamDoc } from '#shared/team/records';
+import { appendNote, noteOf, setNote } from '#shared/team/texts';
+import { ownerOf, setOwner } from '#shared/team/values';
 import {
   Desktop,
   type RunningServer,

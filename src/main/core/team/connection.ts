@@ -2,6 +2,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import type * as Y from 'yjs';
+import { problem } from '#shared/problem';
 
 /** What the server said of one store's document. */
 export interface StoreLine {
@@ -137,4 +138,50 @@ function refusalOf(payload: string): string | null {
     // Not ours: another stateless message.
   }
   return null;
+}
+
+/**
+ * Waits until every store's copy matches the server's; a refusal, a server never reached, or the
+ * time running out ends the wait with a problem in words for the user (`team sync`).
+ */
+export function waitConverged(
+  line: TeamConnection,
+  ids: string[],
+  url: string,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      const refused = ids.map((id) => line.refusal(id)).find((reason) => reason !== null);
+      if (refused) {
+        reject(problem('unauthorized', 401, 'The team server refused', refused));
+      } else if (ids.every((id) => line.converged(id))) {
+        resolve();
+      } else if (!line.opened && line.failedAttempts >= 2) {
+        reject(
+          problem(
+            'offline',
+            503,
+            'Team server unreachable',
+            `The team server at ${url} cannot be reached.`,
+          ),
+        );
+      } else if (Date.now() - started > timeoutMs) {
+        reject(
+          problem(
+            'offline',
+            504,
+            'Team sync timed out',
+            line.opened
+              ? `The exchange with ${url} did not finish within ${timeoutMs / 1000} s.`
+              : `The team server at ${url} cannot be reached.`,
+          ),
+        );
+      } else {
+        setTimeout(tick, 20);
+      }
+    };
+    tick();
+  });
 }

@@ -5,28 +5,25 @@ import type { DecisionCall, Services, TeamComment, TeamStatus } from '#shared/co
 import { problem } from '#shared/problem';
 import {
   addComment,
-  approveSignOff,
   commentsOf,
   deleteComment,
   editComment,
-  initTeamDoc,
+  type TeamComment as LayerComment,
+} from '#shared/team/comments';
+import { initTeamDoc, teamTestIds, TeamValueError, type Actor } from '#shared/team/records';
+import {
   noteOf,
-  ownerOf,
   setNote as setTeamNote,
   appendNote as appendTeamNote,
-  setOwner,
-  signOffOf,
   teamNotes,
-  teamTestIds,
-  TeamValueError,
-  type Actor,
-  type TeamComment as LayerComment,
-} from '#shared/team/store';
+} from '#shared/team/texts';
+import { approveSignOff, ownerOf, setOwner, signOffOf } from '#shared/team/values';
 import { getStoreRow } from '../db/cache/stores';
 import { getNote, notesFor, setNote as setLocalNote } from '../db/user/notes';
 import type { Db } from '../db/types';
 import type { SecretStore } from '../secrets';
-import { TeamConnection } from './connection';
+import { TeamConnection, waitConverged } from './connection';
+import { memberOf, newTeamStore } from './server-http';
 import {
   appendUpdate,
   compact,
@@ -83,16 +80,6 @@ const notJoined = () =>
     'No team joined',
     'Join a team first: "team join --url URL", the member token on standard input or in SPLITBOOK_TEAM_TOKEN.',
   );
-
-/** Why a fetch failed, in its cause's words (undici's "fetch failed" says nothing alone). */
-function reasonOf(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined;
-  if (cause instanceof Error) return cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The server's HTTP address beside its WebSocket one (the same port: docs/team.md). */
-const httpOf = (url: string) => url.replace(/^ws/, 'http').replace(/\/+$/, '');
 
 export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
   const { db } = deps;
@@ -162,46 +149,6 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       );
     }
     return token;
-  }
-
-  async function request(
-    url: string,
-    token: string,
-    method: 'GET' | 'POST',
-  ): Promise<{ member: string; stores: unknown[] } & { teamStoreId?: string }> {
-    const send = () =>
-      deps.fetch(`${httpOf(url)}/v1/stores`, {
-        method,
-        headers: { authorization: `Bearer ${token}` },
-        signal: AbortSignal.timeout(15_000),
-      });
-    let response: Response;
-    try {
-      // A GET once more after a moment when the connection itself failed (a socket reset under load);
-      // never a POST, which may have made a store before its answer was lost.
-      response = await send().catch(async (error: unknown) => {
-        if (!(error instanceof TypeError) || method !== 'GET') throw error;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        return send();
-      });
-    } catch (error) {
-      throw problem(
-        'offline',
-        503,
-        'Team server unreachable',
-        `The team server at ${url} cannot be reached (${reasonOf(error)}).`,
-      );
-    }
-    const body: unknown = await response.json().catch(() => null);
-    const said =
-      typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string'
-        ? body.error
-        : `The team server answered ${response.status}.`;
-    if (response.status === 401)
-      throw problem('unauthorized', 401, 'The team refused this token', said);
-    if (response.status === 403) throw problem('forbidden', 403, 'No access', said);
-    if (!response.ok) throw problem('api', response.status, 'The team server refused', said);
-    return body as { member: string; stores: unknown[]; teamStoreId?: string };
   }
 
   function status(): TeamStatus {
@@ -291,7 +238,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
 
     async join({ url, token }) {
       // The server says who the token belongs to, so a wrong one is refused before it is kept.
-      const answer = await request(url, token, 'GET');
+      const answer = await memberOf(deps.fetch, url, token);
       const previous = teamRow(db)?.tokenAccount;
       const account = newTokenAccount();
       await deps.secrets.set(account, token);
@@ -319,11 +266,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       if (!team || team.leftAt !== null) throw notJoined();
       const existing = linkOfStore(db, storeId);
       if (existing) return { teamStoreId: existing.teamStoreId };
-      const answer = await request(team.url, await tokenOrThrow(), 'POST');
-      const teamStoreId = answer.teamStoreId;
-      if (typeof teamStoreId !== 'string') {
-        throw problem('api', 502, 'The team server refused', 'It gave no team store id.');
-      }
+      const { teamStoreId } = await newTeamStore(deps.fetch, team.url, await tokenOrThrow());
       const doc = docOf(teamStoreId);
       // The store's notes so far become the team's: sharing loses nothing written before it.
       const who = actor();
@@ -358,40 +301,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       const own = connection === null;
       const line = connection ?? connect(team.url, token);
       try {
-        await new Promise<void>((resolve, reject) => {
-          const started = Date.now();
-          const tick = () => {
-            const refused = ids.map((id) => line.refusal(id)).find((reason) => reason !== null);
-            if (refused) {
-              reject(problem('unauthorized', 401, 'The team server refused', refused));
-            } else if (ids.every((id) => line.converged(id))) {
-              resolve();
-            } else if (!line.opened && line.failedAttempts >= 2) {
-              reject(
-                problem(
-                  'offline',
-                  503,
-                  'Team server unreachable',
-                  `The team server at ${team.url} cannot be reached.`,
-                ),
-              );
-            } else if (Date.now() - started > timeoutMs) {
-              reject(
-                problem(
-                  'offline',
-                  504,
-                  'Team sync timed out',
-                  line.opened
-                    ? `The exchange with ${team.url} did not finish within ${timeoutMs / 1000} s.`
-                    : `The team server at ${team.url} cannot be reached.`,
-                ),
-              );
-            } else {
-              setTimeout(tick, 20);
-            }
-          };
-          tick();
-        });
+        await waitConverged(line, ids, team.url, timeoutMs);
       } finally {
         if (own) line.close();
       }
