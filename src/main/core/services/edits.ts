@@ -9,15 +9,13 @@ import { RecordName } from '#shared/domain/input-rules';
 import type { UpdateTestField } from '#shared/api/index';
 import { problem } from '#shared/problem';
 import type { Db } from '../db/types';
+import { outboxCounts, outboxRow, readOnlyReason } from '../db/user/outbox';
+import { audiencesNamed, tagsNamed } from '../db/cache/local-copies';
 import {
-  audiencesNamed,
   discardRecord,
   isUnsentCreate,
-  outboxCounts,
-  outboxRow,
   pendingRecord,
   pendingRecords,
-  readOnlyReason,
   recordCreate,
   recordEdit,
   recordLookups,
@@ -26,7 +24,6 @@ import {
   retryRecord,
   serverCampaign,
   serverTest,
-  tagsNamed,
   undoRow,
   type OutboxKind,
   type PendingRecord,

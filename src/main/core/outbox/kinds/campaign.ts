@@ -5,9 +5,10 @@
 import { Campaign, type UpdateCampaignBody } from '#shared/api/index';
 import { edits } from '#shared/contract/edits';
 import type { Db } from '../../db/types';
-import { applyCampaignChanges, cachedCampaign, writeLocalCampaign } from '../local-copies';
+import { cachedCampaign, writeLocalCampaign } from '../../db/cache/local-copies';
+import { applyCampaignChanges } from '../local-copies';
 import { mergeWithTheirs, type PendingRecord } from '../model';
-import { deleteServerCopy, saveServerCopy, serverCopy } from '../store';
+import { deleteServerCopy, saveServerCopy, serverCopy } from '../../db/user/outbox';
 import type { OutboxKindSpec } from './kind';
 import {
   confirmEdit,
