@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Test } from '#shared/api/index';
 import type { Db } from '#core/db/types';
 import { cachedTest, tagById } from '#core/db/cache/local-copies';
-import { serverTest } from '#core/outbox/rebase';
+import { serverTest } from '#core/outbox/kinds/test';
 import {
   discardRecord,
   recordCreate,

@@ -7,9 +7,9 @@ import {
   rebasePulledLists,
   rebasePulledTests,
   rebaseRecord,
-  serverTest,
   settleCreate,
 } from '#core/outbox/rebase';
+import { serverTest } from '#core/outbox/kinds/test';
 import { appendOutbox, saveServerCopy, serverCopy, outboxRows } from '#core/db/user/outbox';
 import { pendingRecord } from '#core/outbox/store';
 import type { Db } from '#core/db/types';

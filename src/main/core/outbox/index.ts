@@ -13,13 +13,9 @@ export {
 } from './model';
 export { hasSendable, pendingRecord, pendingRecords } from './store';
 export { recordLookups } from './local-copies';
-export {
-  rebaseAll,
-  rebasePulledLists,
-  rebasePulledTests,
-  serverCampaign,
-  serverTest,
-} from './rebase';
+export { rebaseAll, rebasePulledLists, rebasePulledTests } from './rebase';
+export { serverTest } from './kinds/test';
+export { serverCampaign } from './kinds/campaign';
 export {
   discardRecord,
   recordCreate,

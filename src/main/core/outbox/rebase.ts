@@ -10,8 +10,6 @@ import type { CreateKind, OutboxKind, PendingRecord } from './model';
 import { deleteOutbox, orphanServerCopies, pendingIds, saveServerCopy } from '../db/user/outbox';
 import { pendingRecord, pendingRecords, remapCreatedId } from './store';
 
-export { serverTest } from './kinds/test';
-export { serverCampaign } from './kinds/campaign';
 export { localAudience } from './kinds/audience';
 
 /**

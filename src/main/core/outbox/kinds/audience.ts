@@ -81,6 +81,8 @@ export const audienceKind: OutboxKindSpec<'audience'> = {
     },
   },
   keepsAttempt: true,
+  label: (_db, record) => String(record.changes.name ?? record.recordId),
+  renamable: false,
   server: () => null,
   rebase: (db, _storeId, _id, record, now) => rebaseAudience(db, record, now),
   rebasePulledLists: (db, record, _campaigns, now) => rebaseAudience(db, record, now),

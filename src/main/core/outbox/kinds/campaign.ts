@@ -79,6 +79,13 @@ export const campaignKind: OutboxKindSpec<'campaign'> = {
   changes: edits.editCampaign.input.shape.changes,
   create: null,
   keepsAttempt: false,
+  label(db, record) {
+    const name = record.changes.name;
+    return typeof name === 'string'
+      ? name
+      : (serverCampaign(db, record.storeId, record.recordId)?.name ?? record.recordId);
+  },
+  renamable: false,
   server: serverCampaign,
   rebase: (db, storeId, campaignId, record) => rebaseCampaign(db, storeId, campaignId, record),
   rebasePulledLists(db, record, campaigns) {

@@ -93,6 +93,8 @@ export const tagKind: OutboxKindSpec<'tag'> = {
     },
   },
   keepsAttempt: true,
+  label: (_db, record) => String(record.changes.name ?? record.recordId),
+  renamable: true,
   server: () => null,
   rebase(db, storeId, tagId, record) {
     if (record === null) return;

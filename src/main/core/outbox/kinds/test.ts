@@ -162,6 +162,13 @@ export const testKind: OutboxKindSpec<'test'> = {
   changes: edits.editTest.input.shape.changes,
   create: null,
   keepsAttempt: true,
+  label(db, record) {
+    const title = record.changes.title;
+    return typeof title === 'string'
+      ? title
+      : (serverTest(db, record.storeId, record.recordId)?.title ?? record.recordId);
+  },
+  renamable: false,
   server: serverTest,
   rebase: (db, storeId, testId, record) => rebaseTest(db, storeId, testId, record),
   rebasePulledLists: () => {},
