@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { upsertTests } from '#core/db/cache/tests';
 import type { Db } from '#core/db/types';
-import { writeLocalTest } from '#core/outbox/local-copies';
+import { writeLocalTest } from '#core/db/cache/local-copies';
 import type { Test } from '#shared/api/index';
 import { addStore, customAudience, makeTest, openTempDb, tag } from './fixtures';
 

@@ -3,8 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { getTestDetail } from '#core/db/cache/reads';
 import {
-  applyCampaignChanges,
-  applyTestChanges,
   audienceById,
   audiencesNamed,
   cachedCampaign,
@@ -17,7 +15,8 @@ import {
   tagsNamed,
   writeLocalCampaign,
   writeLocalTest,
-} from '#core/outbox/local-copies';
+} from '#core/db/cache/local-copies';
+import { applyCampaignChanges, applyTestChanges } from '#core/outbox/local-copies';
 import { customAudience, defaultAudience, makeCampaign, makeTest, tag } from '../db/fixtures';
 import { NOW, STORE, cache, outboxDb } from './support';
 

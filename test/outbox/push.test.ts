@@ -5,13 +5,8 @@ import type { Test } from '#shared/api/index';
 import { WAITING_TO_BE_SENT } from '#core/outbox/model';
 import { pushStore } from '#core/outbox/push';
 import { recordCreate, recordEdit } from '#core/outbox/queue';
-import {
-  outboxRows,
-  pendingRecord,
-  pendingRecords,
-  readOnlyReason,
-  updateOutbox,
-} from '#core/outbox/store';
+import { outboxRows, readOnlyReason, updateOutbox } from '#core/db/user/outbox';
+import { pendingRecord, pendingRecords } from '#core/outbox/store';
 import { NOW, STORE, servedStore, type ServedStore } from './support';
 
 function editTitle(store: ServedStore, test: Test, title: string): void {

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Test } from '#shared/api/index';
 import type { Db } from '#core/db/types';
-import { cachedTest, tagById } from '#core/outbox/local-copies';
-import { serverTest } from '#core/outbox/rebase';
+import { cachedTest, tagById } from '#core/db/cache/local-copies';
+import { serverTest } from '#core/outbox/kinds/test';
 import {
   discardRecord,
   recordCreate,
@@ -14,13 +14,8 @@ import {
   retryRecord,
   undoRow,
 } from '#core/outbox/queue';
-import {
-  outboxRows,
-  pendingRecord,
-  rewriteRecord,
-  serverCopy,
-  updateOutbox,
-} from '#core/outbox/store';
+import { outboxRows, serverCopy, updateOutbox } from '#core/db/user/outbox';
+import { pendingRecord, rewriteRecord } from '#core/outbox/store';
 import { heldInConflict } from '#core/outbox/model';
 import { makeTest } from '../db/fixtures';
 import { NOW, STORE, cache, outboxDb } from './support';

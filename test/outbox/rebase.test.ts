@@ -1,22 +1,17 @@
 // The rebase, on real SQLite files: the cache's copy of a record with unsent edits is "server copy +
 // pending edits" after an edit, a pull, a crash between the two files, and once a create is settled.
 import { describe, expect, it } from 'vitest';
-import { cachedCampaign, cachedTest, tagById } from '#core/outbox/local-copies';
+import { cachedCampaign, cachedTest, tagById } from '#core/db/cache/local-copies';
 import {
   rebaseAll,
   rebasePulledLists,
   rebasePulledTests,
   rebaseRecord,
-  serverTest,
   settleCreate,
 } from '#core/outbox/rebase';
-import {
-  appendOutbox,
-  pendingRecord,
-  saveServerCopy,
-  serverCopy,
-  outboxRows,
-} from '#core/outbox/store';
+import { serverTest } from '#core/outbox/kinds/test';
+import { appendOutbox, saveServerCopy, serverCopy, outboxRows } from '#core/db/user/outbox';
+import { pendingRecord } from '#core/outbox/store';
 import type { Db } from '#core/db/types';
 import { customAudience, makeCampaign, makeTest, tag } from '../db/fixtures';
 import { NOW, STORE, cache, outboxDb } from './support';

@@ -11,22 +11,24 @@ import {
   deleteOutbox,
   deleteServerCopy,
   deleteStoreOutbox,
-  hasSendable,
   markReadOnly,
   orphanServerCopies,
   outboxCounts,
   outboxRow,
   outboxRows,
   pendingIds,
-  pendingRecord,
-  pendingRecords,
   readOnlyReason,
-  remapCreatedId,
-  rewriteRecord,
   saveServerCopy,
   serverCopy,
   updateOutbox,
   type NewOutboxRow,
+} from '#core/db/user/outbox';
+import {
+  hasSendable,
+  pendingRecord,
+  pendingRecords,
+  remapCreatedId,
+  rewriteRecord,
 } from '#core/outbox/store';
 import type { Db } from '#core/db/types';
 import { NOW, STORE, outboxDb } from './support';

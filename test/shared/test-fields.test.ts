@@ -21,7 +21,8 @@ import {
   type TestEditField,
 } from '#shared/domain/test-fields';
 import { parseSets } from '../../src/main/hosts/cli/edit-command';
-import { applyTestChanges, saveTag } from '#core/outbox/local-copies';
+import { saveTag } from '#core/db/cache/local-copies';
+import { applyTestChanges } from '#core/outbox/local-copies';
 import { customAudience, defaultAudience, makeCampaign, makeTest, tag } from '../db/fixtures';
 import { STORE, cache, outboxDb } from '../outbox/support';
 

@@ -1,10 +1,11 @@
 // The audience sender against the simulated store over HTTP: an audience created here is sent once, its
 // id given to the edits naming it; after a lost answer it is looked up by name before being sent again.
 import { describe, expect, it } from 'vitest';
-import { audienceById } from '#core/outbox/local-copies';
+import { audienceById } from '#core/db/cache/local-copies';
 import { recordCreate, recordEdit } from '#core/outbox/queue';
 import { sendAudience } from '#core/outbox/kinds/audience';
-import { outboxRows, pendingRecord, updateOutbox } from '#core/outbox/store';
+import { outboxRows, updateOutbox } from '#core/db/user/outbox';
+import { pendingRecord } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 
 const LOCAL = '0a0d1e00-0000-4000-8000-00000000000a';

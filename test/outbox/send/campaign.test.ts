@@ -3,11 +3,12 @@
 // the active list is held until the user sends it anyway.
 import { describe, expect, it } from 'vitest';
 import type { Campaign } from '#shared/api/index';
-import { cachedCampaign } from '#core/outbox/local-copies';
+import { cachedCampaign } from '#core/db/cache/local-copies';
 import { recordEdit } from '#core/outbox/queue';
 import { sendCampaign } from '#core/outbox/kinds/campaign';
 import { GONE_NOTE } from '#core/outbox/model';
-import { updateOutbox, outboxRows, pendingRecord } from '#core/outbox/store';
+import { updateOutbox, outboxRows } from '#core/db/user/outbox';
+import { pendingRecord } from '#core/outbox/store';
 import { NOW, STORE, cache, servedStore, type ServedStore } from '../support';
 
 function edit(store: ServedStore, campaign: Campaign, changes: Record<string, unknown>): void {

@@ -2,7 +2,7 @@
 // active campaigns listed once, a write per transaction told to the UI), and the writes ending an attempt.
 import { describe, expect, it } from 'vitest';
 import { ApiError, type ApiErrorKind } from '#core/api/index';
-import { cachedTest } from '#core/outbox/local-copies';
+import { cachedTest } from '#core/db/cache/local-copies';
 import { CONFLICT_NOTE } from '#core/outbox/model';
 import { recordEdit } from '#core/outbox/queue';
 import {
@@ -13,7 +13,8 @@ import {
   problemOf,
   statusOf,
 } from '#core/outbox/kinds/outcome';
-import { markReadOnly, outboxRows, pendingRecord, readOnlyReason } from '#core/outbox/store';
+import { markReadOnly, outboxRows, readOnlyReason } from '#core/db/user/outbox';
+import { pendingRecord } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith } from '../support';
 
 function apiError(kind: ApiErrorKind, status: number | null, retryable = true): ApiError {

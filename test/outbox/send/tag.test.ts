@@ -3,11 +3,12 @@
 // 409 names the store's one tag of that name (names are unique whatever their case): its id is read from
 // the tests the store lists, so an old backup's tag sent since goes on with the edits using it (issue 46, 7).
 import { describe, expect, it } from 'vitest';
-import { tagById } from '#core/outbox/local-copies';
+import { tagById } from '#core/db/cache/local-copies';
 import { TAG_ID_UNKNOWN } from '#core/outbox/model';
 import { recordCreate, recordEdit } from '#core/outbox/queue';
 import { sendTag } from '#core/outbox/kinds/tag';
-import { outboxRows, pendingRecord, updateOutbox } from '#core/outbox/store';
+import { outboxRows, updateOutbox } from '#core/db/user/outbox';
+import { pendingRecord } from '#core/outbox/store';
 import { LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 
 const LOCAL = '0c0a1000-0000-4000-8000-00000000000a';

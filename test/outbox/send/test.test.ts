@@ -2,10 +2,11 @@
 // is sent, a change made in the store meanwhile is merged or held, a launch meanwhile fails it unsent.
 import { describe, expect, it } from 'vitest';
 import type { Test } from '#shared/api/index';
-import { cachedTest } from '#core/outbox/local-copies';
+import { cachedTest } from '#core/db/cache/local-copies';
 import { recordCreate, recordEdit } from '#core/outbox/queue';
 import { sendTest } from '#core/outbox/kinds/test';
-import { outboxRows, pendingRecord, serverCopy } from '#core/outbox/store';
+import { outboxRows, serverCopy } from '#core/db/user/outbox';
+import { pendingRecord } from '#core/outbox/store';
 import { DRAFT, LAUNCHED, NOW, STORE, servedStore, testWith, type ServedStore } from '../support';
 
 function edit(store: ServedStore, test: Test, changes: Record<string, unknown>): void {

@@ -1,5 +1,6 @@
 // The outbox: unsent edits and creates, kept in the user's file, applied to the local copy at once and
-// sent by one serial pusher per store. What the services, the sync and the core import from it.
+// sent by one serial pusher per store. What the services, the sync and the core import from it (the
+// rows themselves, and the cache's local copies, they read from db/user/outbox and db/cache/local-copies).
 export {
   isSendable,
   type ConflictChoice,
@@ -10,32 +11,11 @@ export {
   type OutboxState,
   type PendingRecord,
 } from './model';
-export {
-  clearReadOnly,
-  deleteStoreOutbox,
-  hasSendable,
-  outboxCounts,
-  outboxRow,
-  outboxRows,
-  pendingRecord,
-  pendingRecords,
-  readOnlyReason,
-} from './store';
-export {
-  audienceById,
-  audiencesNamed,
-  campaignName,
-  recordLookups,
-  tagById,
-  tagsNamed,
-} from './local-copies';
-export {
-  rebaseAll,
-  rebasePulledLists,
-  rebasePulledTests,
-  serverCampaign,
-  serverTest,
-} from './rebase';
+export { hasSendable, pendingRecord, pendingRecords } from './store';
+export { recordLookups } from './local-copies';
+export { rebaseAll, rebasePulledLists, rebasePulledTests } from './rebase';
+export { serverTest } from './kinds/test';
+export { serverCampaign } from './kinds/campaign';
 export {
   discardRecord,
   recordCreate,

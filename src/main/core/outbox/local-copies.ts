@@ -1,27 +1,10 @@
 // The local copy of records with unsent edits: a test or campaign as "server copy + pending edits" (each
 // field applied by its description), and the look-ups an edit needs. The cache's rows it reads and writes
-// (tests, campaigns, tags, audiences) are db/cache/local-copies.ts's, re-exported here for the outbox.
+// (tests, campaigns, tags, audiences) are db/cache/local-copies.ts's: import those from there.
 import type { Campaign, Test } from '#shared/api/index';
 import { testField, type RecordLookups } from '#shared/domain/test-fields';
 import { audienceById, campaignName, defaultAudienceById, tagById } from '../db/cache/local-copies';
 import type { Db } from '../db/types';
-
-export {
-  audienceById,
-  audiencesNamed,
-  cachedCampaign,
-  cachedTest,
-  campaignName,
-  defaultAudienceById,
-  deleteAudience,
-  deleteTag,
-  saveAudience,
-  saveTag,
-  tagById,
-  tagsNamed,
-  writeLocalCampaign,
-  writeLocalTest,
-} from '../db/cache/local-copies';
 
 /** What the cache knows of the records an edit's ids name (a pending create's local copy included). */
 export function recordLookups(db: Db, storeId: string): RecordLookups {

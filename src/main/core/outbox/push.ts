@@ -18,7 +18,8 @@ import {
 } from './kinds/outcome';
 import { isSendable, WAITING_TO_BE_SENT, type OutboxKind, type PendingRecord } from './model';
 import { rebaseRecord, settleCreate } from './rebase';
-import { markReadOnly, pendingRecord, pendingRecords } from './store';
+import { markReadOnly } from '../db/user/outbox';
+import { pendingRecord, pendingRecords } from './store';
 
 export type { PushContext };
 

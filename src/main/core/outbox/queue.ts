@@ -4,7 +4,7 @@
 // in services/edits.ts.
 import type { Db } from '../db/types';
 import { isCreate, isUnsentCreate, kindOf } from './kinds/index';
-import { saveTag } from './local-copies';
+import { saveTag } from '../db/cache/local-copies';
 import {
   REQUEUED,
   resolvedConflict,
@@ -13,15 +13,8 @@ import {
   type PendingRecord,
 } from './model';
 import { rebaseRecord, settleCreate } from './rebase';
-import {
-  appendOutbox,
-  deleteOutbox,
-  pendingRecord,
-  pendingRecords,
-  rewriteRecord,
-  saveServerCopy,
-  updateOutbox,
-} from './store';
+import { appendOutbox, deleteOutbox, saveServerCopy, updateOutbox } from '../db/user/outbox';
+import { pendingRecord, pendingRecords, rewriteRecord } from './store';
 
 export type NewEdit = {
   storeId: string;

@@ -7,18 +7,9 @@ import type { Db } from '../db/types';
 import { kindOf, type Confirmed } from './kinds/index';
 import { rebaseTest } from './kinds/test';
 import type { CreateKind, OutboxKind, PendingRecord } from './model';
-import {
-  deleteOutbox,
-  orphanServerCopies,
-  pendingIds,
-  pendingRecord,
-  pendingRecords,
-  remapCreatedId,
-  saveServerCopy,
-} from './store';
+import { deleteOutbox, orphanServerCopies, pendingIds, saveServerCopy } from '../db/user/outbox';
+import { pendingRecord, pendingRecords, remapCreatedId } from './store';
 
-export { serverTest } from './kinds/test';
-export { serverCampaign } from './kinds/campaign';
 export { localAudience } from './kinds/audience';
 
 /**

@@ -1,6 +1,6 @@
 // The outbox's records over its rows: a record's rows merged into one (model.ts's collapse), rewritten as
 // one, and a settled create's id remapped in the edits naming it. The SQL of the rows themselves, the
-// server copies and the store keys is db/user/outbox.ts's, re-exported here for the outbox's parts.
+// server copies and the store keys is db/user/outbox.ts's: import those from there.
 import type { Db } from '../db/types';
 import {
   deleteOutbox,
@@ -12,26 +12,6 @@ import {
 } from '../db/user/outbox';
 import { collapse, groupRecords, isSendable, remapLocalId, type CreateKind } from './model';
 import type { PendingRecord } from './model';
-
-export {
-  appendOutbox,
-  clearReadOnly,
-  deleteOutbox,
-  deleteServerCopy,
-  deleteStoreOutbox,
-  markReadOnly,
-  orphanServerCopies,
-  outboxCounts,
-  outboxRow,
-  outboxRows,
-  pendingIds,
-  readOnlyReason,
-  saveServerCopy,
-  serverCopy,
-  updateOutbox,
-  type CopyKind,
-  type NewOutboxRow,
-} from '../db/user/outbox';
 
 /** The pending records of one store (or all), in the order of their first edit. */
 export function pendingRecords(db: Db, storeId: string | null): PendingRecord[] {

@@ -22,7 +22,7 @@ import { listStoreRows } from '../db/cache/stores';
 import { noteKey } from '../db/user/notes';
 import { storeBasis } from '../decisions/basis';
 import type { Db } from '../db/types';
-import { outboxRows } from '../outbox';
+import { outboxRows } from '../db/user/outbox';
 import { backlogRows, type BacklogDbRow } from '../db/cache/programme';
 import { plannerAt, storeTraffic, type StoreTraffic } from '../decisions/store-traffic';
 

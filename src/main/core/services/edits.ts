@@ -9,15 +9,14 @@ import { RecordName } from '#shared/domain/input-rules';
 import type { UpdateTestField } from '#shared/api/index';
 import { problem } from '#shared/problem';
 import type { Db } from '../db/types';
+import { outboxCounts, outboxRow, readOnlyReason } from '../db/user/outbox';
+import { audiencesNamed, tagsNamed } from '../db/cache/local-copies';
 import {
-  audiencesNamed,
   discardRecord,
   isUnsentCreate,
-  outboxCounts,
-  outboxRow,
+  kindOf,
   pendingRecord,
   pendingRecords,
-  readOnlyReason,
   recordCreate,
   recordEdit,
   recordLookups,
@@ -26,7 +25,6 @@ import {
   retryRecord,
   serverCampaign,
   serverTest,
-  tagsNamed,
   undoRow,
   type OutboxKind,
   type PendingRecord,
@@ -84,7 +82,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       storeId: record.storeId,
       kind: record.kind,
       recordId: record.recordId,
-      label: labelOf(record),
+      label: kindOf(record.kind).label(db, record),
       state: record.state,
       note: record.note,
       problem: record.problem,
@@ -100,7 +98,7 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
         createdAt: row.createdAt,
       })),
       gone: conflict?.gone ?? false,
-      renamable: record.kind === 'tag' && isUnsentCreate(record),
+      renamable: kindOf(record.kind).renamable && isUnsentCreate(record),
       names: namesOf(record),
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
@@ -126,21 +124,6 @@ export function createEditsService(deps: EditsServiceDeps): Services['edits'] {
       }
     }
     return names;
-  }
-
-  function labelOf(record: PendingRecord): string {
-    if (record.kind === 'test') {
-      const test = serverTest(db, record.storeId, record.recordId);
-      const title = record.changes.title;
-      return typeof title === 'string' ? title : (test?.title ?? record.recordId);
-    }
-    if (record.kind === 'campaign') {
-      const name = record.changes.name;
-      return typeof name === 'string'
-        ? name
-        : (serverCampaign(db, record.storeId, record.recordId)?.name ?? record.recordId);
-    }
-    return String(record.changes.name ?? record.recordId);
   }
 
   function current(storeId: string, kind: OutboxKind, recordId: string): PendingEdit | null {

@@ -18,7 +18,7 @@ import type { Db, StoreRow } from '../db/types';
 import { forgetStoreReview } from '../db/history/review';
 import { cachedTestIds, resetStoreCache, storeHoldingAny } from '../db/cache/stores';
 import { hasUserData } from '../db/user/attached';
-import { clearReadOnly, deleteStoreOutbox, outboxCounts, readOnlyReason } from '../outbox';
+import { clearReadOnly, deleteStoreOutbox, outboxCounts, readOnlyReason } from '../db/user/outbox';
 import { compareListing } from '../stores/identity';
 import type { SyncEngine } from '../sync/run';
 import type { BackgroundSyncer } from '../sync/background';

@@ -9,7 +9,8 @@ import { toJson } from '../values';
 const DELETE_CAMPAIGNS = write<{ storeId: string }>(
   `DELETE FROM campaigns WHERE store_id = @storeId`,
 );
-const INSERT_CAMPAIGN = write<{
+/** A campaign's columns in the cache, as its statements bind and read them. */
+type CampaignColumns = {
   storeId: string;
   id: string;
   name: string;
@@ -22,9 +23,9 @@ const INSERT_CAMPAIGN = write<{
   paused: number;
   draft: number;
   ended: number;
-  rawJson: string;
-  syncedAt: string;
-}>(`
+};
+
+const INSERT_CAMPAIGN = write<CampaignColumns & { rawJson: string; syncedAt: string }>(`
   INSERT OR REPLACE INTO campaigns (
     store_id, id, name, objective, goal, status, created_at,
     progress_total, progress_live, progress_paused, progress_draft, progress_ended, raw_json, synced_at
@@ -63,21 +64,7 @@ export function replaceCampaigns(
 }
 
 /** A cached campaign as the campaigns report lists it. */
-export type CampaignReportRow = {
-  storeName: string;
-  storeId: string;
-  id: string;
-  name: string;
-  objective: string | null;
-  goal: string | null;
-  status: string;
-  createdAt: string;
-  total: number;
-  live: number;
-  paused: number;
-  draft: number;
-  ended: number;
-};
+export type CampaignReportRow = CampaignColumns & { storeName: string };
 
 const CAMPAIGN_REPORT_ROWS = read<CampaignReportRow, { storeId: string | null }>(`
   SELECT s.name AS storeName, c.store_id AS storeId, c.id, c.name, c.objective, c.goal, c.status,

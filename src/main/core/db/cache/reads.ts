@@ -13,31 +13,37 @@ import { SetAsideKind } from '#shared/contract/index';
 import { problem } from '#shared/problem';
 import { readDecision } from './decisions';
 import { read } from '../sql';
-import { statement } from '../statements';
 import type { Db, SetAsideKind as Kind, TagRecord } from '../types';
 import { unpackJson } from '../values';
 
 export { listTests, testFacets } from './test-list';
 
-const SELECT_TEST_DETAIL = `
-  SELECT t.seq, raw.raw_json AS rawJson, t.removed, t.synced_at AS syncedAt, s.name AS storeName,
-         r.fetched_at AS resultsSyncedAt
-  FROM tests t
-  JOIN tests_raw raw ON raw.seq = t.seq
-  JOIN stores s ON s.id = t.store_id
-  LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-  WHERE t.store_id = ? AND t.id = ?`;
+type StoreTest = { storeId: string; testId: string };
+/** One statement's scope: a store, or every store (null). */
+type Scope = { storeId: string | null };
 
-/** The test as the server last sent it (rebuilt from its raw JSON), or null when it is not cached. */
-export function getTestDetail(db: Db, storeId: string, testId: string): TestDetail | null {
-  const row = statement<{
+const SELECT_TEST_DETAIL = read<
+  {
     seq: number;
     rawJson: string;
     removed: number;
     syncedAt: string;
     storeName: string;
     resultsSyncedAt: string | null;
-  }>(db, SELECT_TEST_DETAIL).get(storeId, testId);
+  },
+  StoreTest
+>(`
+  SELECT t.seq, raw.raw_json AS rawJson, t.removed, t.synced_at AS syncedAt, s.name AS storeName,
+         r.fetched_at AS resultsSyncedAt
+  FROM tests t
+  JOIN tests_raw raw ON raw.seq = t.seq
+  JOIN stores s ON s.id = t.store_id
+  LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
+  WHERE t.store_id = @storeId AND t.id = @testId`);
+
+/** The test as the server last sent it (rebuilt from its raw JSON), or null when it is not cached. */
+export function getTestDetail(db: Db, storeId: string, testId: string): TestDetail | null {
+  const row = SELECT_TEST_DETAIL.get(db, { storeId, testId });
   if (!row) return null;
   return {
     storeId,
@@ -50,17 +56,14 @@ export function getTestDetail(db: Db, storeId: string, testId: string): TestDeta
   };
 }
 
-const SELECT_RESULTS = `
+const SELECT_RESULTS = read<{ packed: Uint8Array; fetchedAt: string }, StoreTest>(`
   SELECT raw.raw_packed AS packed, r.fetched_at AS fetchedAt
   FROM results r JOIN results_raw raw ON raw.store_id = r.store_id AND raw.test_id = r.test_id
-  WHERE r.store_id = ? AND r.test_id = ?`;
+  WHERE r.store_id = @storeId AND r.test_id = @testId`);
 
 /** The cached results of a test, or null when none were fetched. */
 export function getResults(db: Db, storeId: string, testId: string): ResultsDetail | null {
-  const row = statement<{ packed: Uint8Array; fetchedAt: string }>(db, SELECT_RESULTS).get(
-    storeId,
-    testId,
-  );
+  const row = SELECT_RESULTS.get(db, { storeId, testId });
   if (!row) return null;
   return {
     storeId,
@@ -72,20 +75,18 @@ export function getResults(db: Db, storeId: string, testId: string): ResultsDeta
 
 // The lists below are small (tens to hundreds per store): `? IS NULL OR` keeps one statement for both scopes.
 
-const SELECT_CAMPAIGNS = `
+const SELECT_CAMPAIGNS = read<
+  { storeId: string; storeName: string; id: string; rawJson: string },
+  Scope
+>(`
   SELECT c.store_id AS storeId, s.name AS storeName, c.id, c.raw_json AS rawJson
   FROM campaigns c JOIN stores s ON s.id = c.store_id
   WHERE @storeId IS NULL OR c.store_id = @storeId
-  ORDER BY s.position, s.id, c.name COLLATE NOCASE, c.id`;
+  ORDER BY s.position, s.id, c.name COLLATE NOCASE, c.id`);
 
 /** Active campaigns of one store (or of all stores when storeId is null). */
 export function listCampaigns(db: Db, storeId: string | null): CampaignRow[] {
-  const rows = statement<{ storeId: string; storeName: string; id: string; rawJson: string }>(
-    db,
-    SELECT_CAMPAIGNS,
-  ).all({
-    storeId,
-  });
+  const rows = SELECT_CAMPAIGNS.all(db, { storeId });
   return rows.map((row) => ({
     storeId: row.storeId,
     storeName: row.storeName,
@@ -94,7 +95,10 @@ export function listCampaigns(db: Db, storeId: string | null): CampaignRow[] {
 }
 
 // testCount counts the cached tests (not removed) that target the audience.
-const SELECT_AUDIENCES = `
+const SELECT_AUDIENCES = read<
+  { storeId: string; storeName: string; id: string; rawJson: string; testCount: number },
+  Scope
+>(`
   SELECT a.store_id AS storeId, s.name AS storeName, a.id, a.raw_json AS rawJson, coalesce(used.n, 0) AS testCount
   FROM custom_audiences a
   JOIN stores s ON s.id = a.store_id
@@ -106,17 +110,11 @@ const SELECT_AUDIENCES = `
     GROUP BY ta.store_id, ta.audience_id
   ) used ON used.store_id = a.store_id AND used.audience_id = a.id
   WHERE @storeId IS NULL OR a.store_id = @storeId
-  ORDER BY s.position, s.id, a.name COLLATE NOCASE, a.id`;
+  ORDER BY s.position, s.id, a.name COLLATE NOCASE, a.id`);
 
 /** Custom audiences of one store (or all), each with how many cached tests use it. */
 export function listAudiences(db: Db, storeId: string | null): AudienceRow[] {
-  const rows = statement<{
-    storeId: string;
-    storeName: string;
-    id: string;
-    rawJson: string;
-    testCount: number;
-  }>(db, SELECT_AUDIENCES).all({ storeId });
+  const rows = SELECT_AUDIENCES.all(db, { storeId });
   return rows.map((row) => ({
     storeId: row.storeId,
     storeName: row.storeName,
@@ -125,28 +123,39 @@ export function listAudiences(db: Db, storeId: string | null): AudienceRow[] {
   }));
 }
 
-const SELECT_SET_ASIDE = `
-  SELECT store_id AS storeId, resource, record_id AS recordId, error, seen_at AS seenAt
-  FROM set_aside
-  WHERE @storeId IS NULL OR store_id = @storeId
-  ORDER BY seen_at DESC, store_id, resource, record_id`;
-
 /** A set-aside record without the fields Sync issues shows beside it. */
 export type SetAsideRow = Pick<
   SetAsideRecord,
   'storeId' | 'resource' | 'recordId' | 'error' | 'seenAt'
 >;
 
+const SELECT_SET_ASIDE = read<SetAsideRow, Scope>(`
+  SELECT store_id AS storeId, resource, record_id AS recordId, error, seen_at AS seenAt
+  FROM set_aside
+  WHERE @storeId IS NULL OR store_id = @storeId
+  ORDER BY seen_at DESC, store_id, resource, record_id`);
+
 /** Records a sync could not accept, newest first (every row: for tests and tools, not the UI). */
 export function listSetAside(db: Db, storeId: string | null): SetAsideRow[] {
-  return statement<SetAsideRow>(db, SELECT_SET_ASIDE)
-    .all({ storeId })
-    .map((row) => ({ ...row, recordId: row.recordId === '' ? null : row.recordId }));
+  return SELECT_SET_ASIDE.all(db, { storeId }).map((row) => ({
+    ...row,
+    recordId: row.recordId === '' ? null : row.recordId,
+  }));
 }
 
 // One page in (seen_at DESC, store_id, resource, record_id) order, after the cursor's row. The title
 // comes from the cached test (a results request failed) or from the record itself when it is valid JSON.
-const PAGE_SET_ASIDE = `
+const PAGE_SET_ASIDE = read<
+  Omit<SetAsideRecord, 'kind'> & { kind: string },
+  Scope & {
+    kind: Kind | null;
+    seenAt: string | null;
+    afterStore: string;
+    afterResource: string;
+    afterRecord: string;
+    limit: number;
+  }
+>(`
   SELECT a.store_id AS storeId, a.resource, a.record_id AS recordId, a.kind, a.status, a.error,
          a.seen_at AS seenAt,
          coalesce(
@@ -163,12 +172,12 @@ const PAGE_SET_ASIDE = `
     AND (@seenAt IS NULL OR a.seen_at < @seenAt
          OR (a.seen_at = @seenAt AND (a.store_id, a.resource, a.record_id) > (@afterStore, @afterResource, @afterRecord)))
   ORDER BY a.seen_at DESC, a.store_id, a.resource, a.record_id
-  LIMIT @limit`;
+  LIMIT @limit`);
 
-const COUNT_SET_ASIDE = `
+const COUNT_SET_ASIDE = read<{ kind: string; n: number }, Scope>(`
   SELECT kind, count(*) AS n FROM set_aside
   WHERE @storeId IS NULL OR store_id = @storeId
-  GROUP BY kind`;
+  GROUP BY kind`);
 
 const IssueCursor = z.tuple([z.string(), z.string(), z.string(), z.string()]);
 
@@ -195,7 +204,7 @@ export function pageSetAside(
   input: { storeId: string | null; kind: Kind | null; cursor: string | null; limit: number },
 ): SyncIssuesPage {
   const after = issueCursor(input.cursor);
-  const rows = statement<Omit<SetAsideRecord, 'kind'> & { kind: string }>(db, PAGE_SET_ASIDE).all({
+  const rows = PAGE_SET_ASIDE.all(db, {
     storeId: input.storeId,
     kind: input.kind,
     seenAt: after?.[0] ?? null,
@@ -208,9 +217,7 @@ export function pageSetAside(
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   const byKind = { transient: 0, invalid: 0, refused: 0 };
-  for (const row of statement<{ kind: string; n: number }>(db, COUNT_SET_ASIDE).all({
-    storeId: input.storeId,
-  })) {
+  for (const row of COUNT_SET_ASIDE.all(db, { storeId: input.storeId })) {
     const kind = SetAsideKind.safeParse(row.kind);
     if (kind.success) byKind[kind.data] += row.n;
   }
@@ -231,18 +238,18 @@ export function pageSetAside(
   };
 }
 
-const SELECT_TAGS = `
+const SELECT_TAGS = read<TagRecord, Scope>(`
   SELECT g.store_id AS storeId, g.id, g.name, count(t.id) AS testCount
   FROM tags g
   LEFT JOIN test_tags tt ON tt.store_id = g.store_id AND tt.tag_id = g.id
   LEFT JOIN tests t ON t.store_id = tt.store_id AND t.id = tt.test_id AND t.removed = 0
   WHERE @storeId IS NULL OR g.store_id = @storeId
   GROUP BY g.store_id, g.id
-  ORDER BY g.name COLLATE NOCASE, g.store_id, g.id`;
+  ORDER BY g.name COLLATE NOCASE, g.store_id, g.id`);
 
 /** Tags collected from the cached tests, with how many (not removed) tests carry each. */
 export function listTags(db: Db, storeId: string | null): TagRecord[] {
-  return statement<TagRecord>(db, SELECT_TAGS).all({ storeId });
+  return SELECT_TAGS.all(db, { storeId });
 }
 
 /**

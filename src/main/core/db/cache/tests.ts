@@ -2,7 +2,7 @@
 // upserted, seen-in-run marks, removals.
 import type { Test } from '#shared/api/index';
 import { clearSetAside } from './set-aside';
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db } from '../types';
 import { storableJson, toFlag } from '../values';
 
@@ -32,12 +32,9 @@ export function upsertTests(db: Db, page: TestPageWrite): UnstorableTest[] {
         unstorable.push({ id: test.id, error: UNSTORABLE_REASON });
         continue;
       }
-      const cached = statement<{ seq: number; rawJson: string | null }>(db, FIND_CACHED_TEST).get(
-        storeId,
-        test.id,
-      );
+      const cached = FIND_CACHED_TEST.get(db, { storeId, id: test.id });
       if (cached && cached.rawJson === rawJson) {
-        statement(db, MARK_TEST_SEEN).run(runId, syncedAt, cached.seq);
+        MARK_TEST_SEEN.run(db, { runId, syncedAt, seq: cached.seq });
       } else {
         // A test new to the cache has no parts to clear yet.
         const seen = { runId, syncedAt };
@@ -59,11 +56,16 @@ export interface UnstorableTest {
 export const UNSTORABLE_REASON =
   'The record cannot be stored: it is nested too deeply to be written as JSON.';
 
-const FIND_CACHED_TEST = `
+type StoreTest = { storeId: string; id: string };
+type RunMark = { runId: string; storeId: string };
+
+const FIND_CACHED_TEST = read<{ seq: number; rawJson: string | null }, StoreTest>(`
   SELECT t.seq, r.raw_json AS rawJson
   FROM tests t LEFT JOIN tests_raw r ON r.seq = t.seq
-  WHERE t.store_id = ? AND t.id = ?`;
-const MARK_TEST_SEEN = `UPDATE tests SET last_seen_run = ?, synced_at = ?, removed = 0 WHERE seq = ?`;
+  WHERE t.store_id = @storeId AND t.id = @id`);
+const MARK_TEST_SEEN = write<{ runId: string; syncedAt: string; seq: number }>(
+  `UPDATE tests SET last_seen_run = @runId, synced_at = @syncedAt, removed = 0 WHERE seq = @seq`,
+);
 
 /**
  * A test row's typed columns, each from the test record: the one mapping of a record to its row, for
@@ -92,32 +94,44 @@ const TEST_COLUMNS: Readonly<Record<string, (test: Test) => string | number | nu
   tag_names: (test) => JSON.stringify(test.tags.map((tag) => tag.name)),
 };
 const COLUMN_NAMES = Object.keys(TEST_COLUMNS);
+/** The typed columns' values, bound by their column names. */
+type TestColumnValues = { readonly [column: string]: string | number | null };
 
 // An upsert, never REPLACE: replacing would delete the row and cascade away its results.
-const UPSERT_TEST = `
+const UPSERT_TEST = read<
+  { seq: number },
+  StoreTest & TestColumnValues & { syncedAt: string; runId: string }
+>(`
   INSERT INTO tests (store_id, id, ${COLUMN_NAMES.join(', ')}, synced_at, last_seen_run, removed)
   VALUES (@storeId, @id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @syncedAt, @runId, 0)
   ON CONFLICT (store_id, id) DO UPDATE SET
     ${COLUMN_NAMES.map((c) => `${c} = excluded.${c}`).join(', ')},
     synced_at = excluded.synced_at, last_seen_run = excluded.last_seen_run, removed = 0
-  RETURNING seq`;
+  RETURNING seq`);
 // The local copy rewrites a cached row only, leaving what the sync bookkeeps (seen-in-run, synced_at).
-const UPDATE_TEST = `
+const UPDATE_TEST = read<{ seq: number }, StoreTest & TestColumnValues>(`
   UPDATE tests SET ${COLUMN_NAMES.map((c) => `${c} = @${c}`).join(', ')}
   WHERE store_id = @storeId AND id = @id
-  RETURNING seq`;
-const SAVE_TEST_RAW = `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (?, ?)`;
+  RETURNING seq`);
+const SAVE_TEST_RAW = write<{ seq: number; rawJson: string }>(
+  `INSERT OR REPLACE INTO tests_raw (seq, raw_json) VALUES (@seq, @rawJson)`,
+);
 
 /** The rows that hang off a test and are rewritten with it. */
-const DELETE_TEST_PARTS = ['test_tags', 'test_custom_audiences'].map(
-  (table) => `DELETE FROM ${table} WHERE store_id = ? AND test_id = ?`,
+const DELETE_TEST_PARTS = ['test_tags', 'test_custom_audiences'].map((table) =>
+  write<{ storeId: string; testId: string }>(
+    `DELETE FROM ${table} WHERE store_id = @storeId AND test_id = @testId`,
+  ),
 );
-const INSERT_TEST_TAG = `INSERT OR REPLACE INTO test_tags (store_id, test_id, tag_id, name) VALUES (?, ?, ?, ?)`;
-const UPSERT_TAG = `
-  INSERT INTO tags (store_id, id, name) VALUES (?, ?, ?)
-  ON CONFLICT (store_id, id) DO UPDATE SET name = excluded.name`;
-const INSERT_TEST_CUSTOM_AUDIENCE = `
-  INSERT OR REPLACE INTO test_custom_audiences (store_id, test_id, audience_id, name) VALUES (?, ?, ?, ?)`;
+type NamedPart = { storeId: string; testId: string; id: string; name: string };
+const INSERT_TEST_TAG = write<NamedPart>(
+  `INSERT OR REPLACE INTO test_tags (store_id, test_id, tag_id, name) VALUES (@storeId, @testId, @id, @name)`,
+);
+const UPSERT_TAG = write<{ storeId: string; id: string; name: string }>(`
+  INSERT INTO tags (store_id, id, name) VALUES (@storeId, @id, @name)
+  ON CONFLICT (store_id, id) DO UPDATE SET name = excluded.name`);
+const INSERT_TEST_CUSTOM_AUDIENCE = write<NamedPart>(`
+  INSERT OR REPLACE INTO test_custom_audiences (store_id, test_id, audience_id, name) VALUES (@storeId, @testId, @id, @name)`);
 
 export interface TestRowWrite {
   storeId: string;
@@ -138,21 +152,22 @@ export interface TestRowWrite {
  */
 export function writeTestRow(db: Db, write: TestRowWrite): boolean {
   const { storeId, test, rawJson, seen, hadParts } = write;
-  const columns = Object.fromEntries(
+  const columns: TestColumnValues = Object.fromEntries(
     Object.entries(TEST_COLUMNS).map(([column, of]) => [column, of(test)]),
   );
   const written = seen
-    ? statement<{ seq: number }>(db, UPSERT_TEST).get({ storeId, id: test.id, ...columns, ...seen })
-    : statement<{ seq: number }>(db, UPDATE_TEST).get({ storeId, id: test.id, ...columns });
+    ? UPSERT_TEST.get(db, { storeId, id: test.id, ...columns, ...seen })
+    : UPDATE_TEST.get(db, { storeId, id: test.id, ...columns });
   if (!written) return false;
-  statement(db, SAVE_TEST_RAW).run(written.seq, rawJson);
-  if (hadParts) for (const sql of DELETE_TEST_PARTS) statement(db, sql).run(storeId, test.id);
+  SAVE_TEST_RAW.run(db, { seq: written.seq, rawJson });
+  const testId = test.id;
+  if (hadParts) for (const parts of DELETE_TEST_PARTS) parts.run(db, { storeId, testId });
   for (const tag of test.tags) {
-    statement(db, INSERT_TEST_TAG).run(storeId, test.id, tag.id, tag.name);
-    statement(db, UPSERT_TAG).run(storeId, tag.id, tag.name);
+    INSERT_TEST_TAG.run(db, { storeId, testId, id: tag.id, name: tag.name });
+    UPSERT_TAG.run(db, { storeId, id: tag.id, name: tag.name });
   }
   for (const audience of test.customAudiences) {
-    statement(db, INSERT_TEST_CUSTOM_AUDIENCE).run(storeId, test.id, audience.id, audience.name);
+    INSERT_TEST_CUSTOM_AUDIENCE.run(db, { storeId, testId, id: audience.id, name: audience.name });
   }
   return true;
 }
@@ -168,17 +183,18 @@ export function markSeenInRun(
   if (seen.testIds.length === 0) return;
   const ids = JSON.stringify(seen.testIds);
   db.transaction(() => {
-    statement(db, MARK_TESTS_SEEN).run(seen.runId, seen.storeId, ids);
-    statement(db, MARK_SET_ASIDE_TESTS_SEEN).run(seen.runId, seen.storeId, ids);
+    MARK_TESTS_SEEN.run(db, { runId: seen.runId, storeId: seen.storeId, ids });
+    MARK_SET_ASIDE_TESTS_SEEN.run(db, { runId: seen.runId, storeId: seen.storeId, ids });
   }).immediate();
 }
 
-const MARK_TESTS_SEEN = `
-  UPDATE tests SET last_seen_run = ?, removed = 0
-  WHERE store_id = ? AND id IN (SELECT value FROM json_each(?))`;
-const MARK_SET_ASIDE_TESTS_SEEN = `
-  UPDATE set_aside SET run_id = ?
-  WHERE store_id = ? AND resource = 'test' AND record_id IN (SELECT value FROM json_each(?))`;
+/** `ids`: the tests' ids as a JSON array. */
+const MARK_TESTS_SEEN = write<RunMark & { ids: string }>(`
+  UPDATE tests SET last_seen_run = @runId, removed = 0
+  WHERE store_id = @storeId AND id IN (SELECT value FROM json_each(@ids))`);
+const MARK_SET_ASIDE_TESTS_SEEN = write<RunMark & { ids: string }>(`
+  UPDATE set_aside SET run_id = @runId
+  WHERE store_id = @storeId AND resource = 'test' AND record_id IN (SELECT value FROM json_each(@ids))`);
 
 /**
  * How many distinct tests the run has seen: cached ones it listed, plus set-aside ones
@@ -186,16 +202,16 @@ const MARK_SET_ASIDE_TESTS_SEEN = `
  * Compared with the listing's totalCount to tell whether the listing was complete.
  */
 export function countSeenInRun(db: Db, storeId: string, runId: string): number {
-  return statement<{ n: number }>(db, COUNT_SEEN_IN_RUN).get({ storeId, runId })?.n ?? 0;
+  return COUNT_SEEN_IN_RUN.get(db, { storeId, runId })?.n ?? 0;
 }
 
-const COUNT_SEEN_IN_RUN = `
+const COUNT_SEEN_IN_RUN = read<{ n: number }, RunMark>(`
   SELECT
     (SELECT count(*) FROM tests WHERE store_id = @storeId AND last_seen_run = @runId)
     + (SELECT count(*) FROM set_aside a
        WHERE a.store_id = @storeId AND a.resource = 'test' AND a.record_id <> '' AND a.run_id = @runId
          AND NOT EXISTS (SELECT 1 FROM tests t
-                         WHERE t.store_id = a.store_id AND t.id = a.record_id AND t.last_seen_run = @runId)) AS n`;
+                         WHERE t.store_id = a.store_id AND t.id = a.record_id AND t.last_seen_run = @runId)) AS n`);
 
 /**
  * After a COMPLETE listing: tests the run did not see are marked removed (kept, not
@@ -206,21 +222,16 @@ const COUNT_SEEN_IN_RUN = `
 export function markMissingRemoved(db: Db, storeId: string, runId: string): number {
   return db
     .transaction(() => {
-      const marked = statement(db, MARK_MISSING_REMOVED).run(
-        storeId,
-        runId,
-        storeId,
-        runId,
-      ).changes;
-      statement(db, FORGET_STALE_SET_ASIDE_TESTS).run(storeId, runId);
+      const marked = MARK_MISSING_REMOVED.run(db, { storeId, runId }).changes;
+      FORGET_STALE_SET_ASIDE_TESTS.run(db, { storeId, runId });
       return marked;
     })
     .immediate();
 }
 
-const MARK_MISSING_REMOVED = `
+const MARK_MISSING_REMOVED = write<RunMark>(`
   UPDATE tests SET removed = 1
-  WHERE store_id = ? AND removed = 0 AND last_seen_run IS NOT ?
-    AND id NOT IN (SELECT record_id FROM set_aside WHERE store_id = ? AND resource = 'test' AND run_id = ?)`;
-const FORGET_STALE_SET_ASIDE_TESTS = `
-  DELETE FROM set_aside WHERE store_id = ? AND resource = 'test' AND run_id IS NOT NULL AND run_id <> ?`;
+  WHERE store_id = @storeId AND removed = 0 AND last_seen_run IS NOT @runId
+    AND id NOT IN (SELECT record_id FROM set_aside WHERE store_id = @storeId AND resource = 'test' AND run_id = @runId)`);
+const FORGET_STALE_SET_ASIDE_TESTS = write<RunMark>(`
+  DELETE FROM set_aside WHERE store_id = @storeId AND resource = 'test' AND run_id IS NOT NULL AND run_id <> @runId`);

@@ -5,7 +5,7 @@ import type { CustomAudience } from '#shared/api/index';
 import { edits } from '#shared/contract/edits';
 import type { ApiClient } from '../../api';
 import type { Db } from '../../db/types';
-import { audienceById, deleteAudience, saveAudience } from '../local-copies';
+import { audienceById, deleteAudience, saveAudience } from '../../db/cache/local-copies';
 import type { PendingRecord } from '../model';
 import type { OutboxKindSpec } from './kind';
 import {
@@ -81,6 +81,8 @@ export const audienceKind: OutboxKindSpec<'audience'> = {
     },
   },
   keepsAttempt: true,
+  label: (_db, record) => String(record.changes.name ?? record.recordId),
+  renamable: false,
   server: () => null,
   rebase: (db, _storeId, _id, record, now) => rebaseAudience(db, record, now),
   rebasePulledLists: (db, record, _campaigns, now) => rebaseAudience(db, record, now),

@@ -5,9 +5,10 @@
 import { Campaign, type UpdateCampaignBody } from '#shared/api/index';
 import { edits } from '#shared/contract/edits';
 import type { Db } from '../../db/types';
-import { applyCampaignChanges, cachedCampaign, writeLocalCampaign } from '../local-copies';
+import { cachedCampaign, writeLocalCampaign } from '../../db/cache/local-copies';
+import { applyCampaignChanges } from '../local-copies';
 import { mergeWithTheirs, type PendingRecord } from '../model';
-import { deleteServerCopy, saveServerCopy, serverCopy } from '../store';
+import { deleteServerCopy, saveServerCopy, serverCopy } from '../../db/user/outbox';
 import type { OutboxKindSpec } from './kind';
 import {
   confirmEdit,
@@ -78,6 +79,13 @@ export const campaignKind: OutboxKindSpec<'campaign'> = {
   changes: edits.editCampaign.input.shape.changes,
   create: null,
   keepsAttempt: false,
+  label(db, record) {
+    const name = record.changes.name;
+    return typeof name === 'string'
+      ? name
+      : (serverCampaign(db, record.storeId, record.recordId)?.name ?? record.recordId);
+  },
+  renamable: false,
   server: serverCampaign,
   rebase: (db, storeId, campaignId, record) => rebaseCampaign(db, storeId, campaignId, record),
   rebasePulledLists(db, record, campaigns) {

@@ -59,6 +59,13 @@ export interface OutboxKindSpec<K extends OutboxKind = OutboxKind> {
    * so the next push checks the store before sending again.
    */
   readonly keepsAttempt: boolean;
+  /**
+   * The record's name in the pending list: the name (a test's title) its edit sets, else the server's,
+   * else its id.
+   */
+  label(db: Db, record: PendingRecord): string;
+  /** Whether an unsent create of this kind may still be renamed in place (see queue's renameCreatedTag). */
+  readonly renamable: boolean;
   /** What the edit is based on: the server's record under the pending edits, null when unknown (or a create). */
   server(db: Db, storeId: string, recordId: string): unknown;
   /**

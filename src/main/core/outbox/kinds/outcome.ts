@@ -4,13 +4,8 @@
 import { appProblem, ProblemError, type Problem } from '#shared/problem';
 import { ApiError } from '../../api/errors';
 import { heldInConflict, type ConflictRecord, type PendingRecord, type RowPatch } from '../model';
-import {
-  clearReadOnly,
-  deleteOutbox,
-  deleteServerCopy,
-  rewriteRecord,
-  updateOutbox,
-} from '../store';
+import { clearReadOnly, deleteOutbox, deleteServerCopy, updateOutbox } from '../../db/user/outbox';
+import { rewriteRecord } from '../store';
 import type { Confirmed, SendContext } from './kind';
 
 export type { PushContext, SendContext, SendOutcome } from './kind';

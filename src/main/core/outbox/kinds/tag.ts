@@ -7,8 +7,8 @@ import { appProblem, type Problem } from '#shared/problem';
 import type { Tag } from '#shared/api/index';
 import { edits } from '#shared/contract/edits';
 import { TAG_ID_UNKNOWN, type PendingRecord } from '../model';
-import { deleteTag, saveTag, tagById, tagsNamed } from '../local-copies';
-import { pendingIds } from '../store';
+import { deleteTag, saveTag, tagById, tagsNamed } from '../../db/cache/local-copies';
+import { pendingIds } from '../../db/user/outbox';
 import type { OutboxKindSpec } from './kind';
 import {
   confirmCreate,
@@ -93,6 +93,8 @@ export const tagKind: OutboxKindSpec<'tag'> = {
     },
   },
   keepsAttempt: true,
+  label: (_db, record) => String(record.changes.name ?? record.recordId),
+  renamable: true,
   server: () => null,
   rebase(db, storeId, tagId, record) {
     if (record === null) return;

@@ -8,17 +8,12 @@ import { edits } from '#shared/contract/edits';
 import { lockedFields, testFieldValue } from '#shared/domain/mutability';
 import { appProblem } from '#shared/problem';
 import type { Db } from '../../db/types';
-import { applyTestChanges, cachedTest, writeLocalTest } from '../local-copies';
+import { cachedTest, writeLocalTest } from '../../db/cache/local-copies';
+import { applyTestChanges } from '../local-copies';
 import { attemptedChanges, localIdsNamed, mergeWithTheirs, type PendingRecord } from '../model';
 import { rememberSentEdit } from '../own-edits';
-import {
-  deleteServerCopy,
-  pendingIds,
-  pendingRecord,
-  pendingRecords,
-  saveServerCopy,
-  serverCopy,
-} from '../store';
+import { deleteServerCopy, pendingIds, saveServerCopy, serverCopy } from '../../db/user/outbox';
+import { pendingRecord, pendingRecords } from '../store';
 import type { OutboxKindSpec } from './kind';
 import {
   confirmEdit,
@@ -167,6 +162,13 @@ export const testKind: OutboxKindSpec<'test'> = {
   changes: edits.editTest.input.shape.changes,
   create: null,
   keepsAttempt: true,
+  label(db, record) {
+    const title = record.changes.title;
+    return typeof title === 'string'
+      ? title
+      : (serverTest(db, record.storeId, record.recordId)?.title ?? record.recordId);
+  },
+  renamable: false,
   server: serverTest,
   rebase: (db, storeId, testId, record) => rebaseTest(db, storeId, testId, record),
   rebasePulledLists: () => {},
