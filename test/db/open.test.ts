@@ -15,6 +15,8 @@ import { PROBLEM_TYPES, ProblemError } from '#shared/problem';
 import { TestListInput } from '#shared/contract/index';
 import type { Db } from '#core/db/types';
 import { unpackDays } from '#core/decisions/facts';
+import { portfolioRows } from '#core/db/cache/portfolio';
+import { packText, unpackText } from '#core/db/values';
 import { makeResults, tempDir } from './fixtures';
 
 const LATEST = MIGRATIONS.length;
@@ -261,6 +263,51 @@ describe('openDatabase', () => {
       .get();
     expect(stored?.days.byteLength).toBeLessThan(plain.byteLength / 2);
     expect(unpackDays(stored?.days ?? new Uint8Array())).toEqual(days);
+    db.close();
+  });
+
+  it('compresses the calls kept under v20, their JSON read back as it was and the look date beside it', () => {
+    const file = join(tempDir(), 'cache.db');
+    const v20 = new Database(file);
+    v20.pragma('foreign_keys = ON');
+    migrate(v20, MIGRATIONS.slice(0, 20));
+    const testRow = (n: number, decision: string) => `
+      INSERT INTO tests (store_id, id, title, status, stage, goal, device, visitor_option, created_at, updated_at,
+                         synced_at, decision)
+        VALUES ('s1', '00000000-0000-4000-8000-00000000000${n}', 'Test ${n}', 'completed', 'idea', 'conversion',
+                'all', 'all', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z', '${decision}');`;
+    v20.exec(`
+      INSERT INTO stores (id, name, base_url, kind, key_storage, created_at)
+        VALUES ('s1', 'Shop', 'https://shop.example.com', 'api', 'keychain', '2026-01-01T00:00:00Z');
+      ${testRow(1, 'ship')}${testRow(2, 'keep_running')}`);
+    // v20's format: the call's JSON as text (its shape is the engine's; only its look's date is read in SQL).
+    const basis = 'credibility 95%, effect ±5%, ≥7 days, ≥100 orders a side; '.repeat(4);
+    const calls = [
+      JSON.stringify({ call: 'ship', basis, look: { date: '2026-01-02', day: 2 }, guards: [] }),
+      JSON.stringify({ call: 'keep_running', basis, look: null, guards: [] }),
+    ];
+    const save = v20.prepare(
+      `INSERT INTO tests_decision (seq, decision_json)
+       SELECT seq, ? FROM tests WHERE id = ?`,
+    );
+    save.run(calls[0], '00000000-0000-4000-8000-000000000001');
+    save.run(calls[1], '00000000-0000-4000-8000-000000000002');
+    v20.close();
+
+    const db = openDatabase(file);
+    const stored = db
+      .prepare<[], { json: string; packed: number; lookDate: string | null }>(
+        `SELECT unpack_json(d.decision_packed) AS json, length(d.decision_packed) AS packed,
+                d.look_date AS lookDate
+         FROM tests t JOIN tests_decision d ON d.seq = t.seq ORDER BY t.id`,
+      )
+      .all();
+    expect(stored.map((row) => row.json)).toEqual(calls);
+    expect(stored.map((row) => row.lookDate)).toEqual(['2026-01-02', null]);
+    expect(portfolioRows(db).map((row) => row.decidedOn)).toEqual(['2026-01-02', null]);
+    // Packed as calls are packed now: what the reads decompress.
+    expect(unpackText(packText(calls[0] ?? ''))).toBe(calls[0]);
+    expect(stored[0]?.packed).toBeLessThan(Buffer.byteLength(calls[0] ?? ''));
     db.close();
   });
 

@@ -13,11 +13,11 @@ describe('packJson', () => {
     const packed = packJson(record);
     expect(packed.length).toBeLessThan(Buffer.byteLength(text));
     expect(unpackJson(packed)).toBe(text);
-    expect(PACK_QUALITY).toBe(1);
+    expect(PACK_QUALITY).toBe(4);
   });
 
-  it('reads what earlier versions packed at other qualities (caches written before quality 1)', () => {
-    for (const quality of [2, 4, 11]) {
+  it('reads what earlier versions packed at other qualities (quality 1 until cache v21, others before)', () => {
+    for (const quality of [1, 2, 11]) {
       const packed = brotliCompressSync(text, {
         params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality },
       });

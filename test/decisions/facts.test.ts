@@ -183,7 +183,7 @@ function refresh(db: Db): number {
 function keptCalls(db: Db): Map<string, string | null> {
   const rows = db
     .prepare<[], { id: string; json: string | null }>(
-      `SELECT t.id, d.decision_json AS json FROM tests t LEFT JOIN tests_decision d ON d.seq = t.seq`,
+      `SELECT t.id, unpack_json(d.decision_packed) AS json FROM tests t LEFT JOIN tests_decision d ON d.seq = t.seq`,
     )
     .all();
   return new Map(rows.map((row) => [row.id, row.json]));

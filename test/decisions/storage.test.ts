@@ -7,6 +7,7 @@ import { createSimulator, serveSimulator, type ServedSimulator } from '#simulato
 import { decideTest, DEFAULT_DECISION_SETTINGS } from '#shared/domain/decisions/index';
 import { MIGRATIONS, migrate } from '#core/db/cache/migrations/index';
 import { openDatabase } from '#core/db/open';
+import { unpackJson } from '#core/db/values';
 import { decisionLinesSql } from '#core/db/cache/decisions';
 import { readStaleCalls, writeStaleCalls } from '#core/decisions/stale';
 import { storeBasis } from '#core/decisions/basis';
@@ -22,8 +23,20 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
+/** What version 20 of the cache was: migration 21 undone (each call's JSON as text, not packed). */
+const UNDO_21 = `
+CREATE TABLE tests_decision_text (
+  seq           INTEGER PRIMARY KEY REFERENCES tests (seq) ON DELETE CASCADE,
+  decision_json TEXT NOT NULL
+) STRICT;
+INSERT INTO tests_decision_text (seq, decision_json) SELECT seq, unpack_json(decision_packed) FROM tests_decision;
+DROP TABLE tests_decision;
+ALTER TABLE tests_decision_text RENAME TO tests_decision;
+PRAGMA user_version = 20;
+`;
+
 /** What version 17 of the cache was: migration 18 undone (the review memory's parts of results). */
-const UNDO_18 = `
+const UNDO_18 = `${UNDO_21}
 ALTER TABLE results DROP COLUMN review_parts;
 PRAGMA user_version = 17;
 `;
@@ -71,6 +84,18 @@ ALTER TABLE results DROP COLUMN rate_fits;
 PRAGMA user_version = 12;
 `;
 
+/**
+ * The cache file opened outside the core, with the SQL function the core's opener adds that these
+ * steps read packed calls with (db/open.ts unpack_json, cache migration 21).
+ */
+function openCache(options?: Database.Options): Database.Database {
+  const db = new Database(cacheFile, options);
+  db.function('unpack_json', { deterministic: true }, (packed: unknown) =>
+    packed instanceof Uint8Array ? unpackJson(packed) : null,
+  );
+  return db;
+}
+
 function schemaOf(db: Database.Database): unknown[] {
   return db
     .prepare(
@@ -80,7 +105,7 @@ function schemaOf(db: Database.Database): unknown[] {
 }
 
 function readCache<T>(read: (db: Database.Database) => T): T {
-  const db = new Database(cacheFile, { readonly: true });
+  const db = openCache({ readonly: true });
   try {
     return read(db);
   } finally {
@@ -130,7 +155,7 @@ describe('migration 16', { timeout: 60_000 }, () => {
     const all = await core.services.decisions.lines({ storeId: null });
     await core.close();
     expect(before.rows.length).toBeGreaterThan(0);
-    const old = new Database(cacheFile);
+    const old = openCache();
     old.exec(UNDO_16);
     old.close();
     core = await startCore(data.path, { clock: () => simulator.now() });
@@ -156,7 +181,7 @@ describe('migration 16', { timeout: 60_000 }, () => {
 
 describe('migration 15', { timeout: 60_000 }, () => {
   it('brings a cache of version 14 up; the next calls made again come from the results and keep their facts', async () => {
-    const old = new Database(cacheFile);
+    const old = openCache();
     old.exec(UNDO_15);
     old.exec(`UPDATE tests SET decision_key = '0:older'`);
     old.close();
@@ -185,15 +210,15 @@ describe('migration 14', { timeout: 60_000 }, () => {
       readCache((db) =>
         db
           .prepare(
-            `SELECT t.id, json_extract(d.decision_json, '$.basis') AS basis,
-                    json_extract(d.decision_json, '$.decisionDate') AS date
+            `SELECT t.id, json_extract(unpack_json(d.decision_packed), '$.basis') AS basis,
+                    json_extract(unpack_json(d.decision_packed), '$.decisionDate') AS date
              FROM tests t JOIN tests_decision d ON d.seq = t.seq ORDER BY t.id`,
           )
           .all(),
       );
     const expected = fromJson();
     expect(expected.length).toBeGreaterThan(0);
-    const old = new Database(cacheFile);
+    const old = openCache();
     old.exec(UNDO_14);
     old.close();
     const core = await startCore(data.path, { clock: () => simulator.now() });
@@ -218,7 +243,7 @@ describe('migration 14', { timeout: 60_000 }, () => {
 describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {
   it('brings a cache of version 12 up, then makes every call in the background, the first list answering at once', async () => {
     // The cache as the previous version left it: its schema exactly a fresh version 12's.
-    const old = new Database(cacheFile);
+    const old = openCache();
     old.exec(UNDO_13);
     const v12 = new Database(':memory:');
     migrate(v12, MIGRATIONS.slice(0, 12));
@@ -261,7 +286,7 @@ describe('migration 13 and the refresh at start', { timeout: 60_000 }, () => {
         .all(),
     ) as { id: string; decidedAt: string; decisionKey: string }[];
     const stale = before.slice(0, 3).map((row) => row.id);
-    const db = new Database(cacheFile);
+    const db = openCache();
     db.prepare(
       `UPDATE tests SET decision_key = '0:older', decision = 'ship' WHERE id IN (SELECT value FROM json_each(?))`,
     ).run(JSON.stringify(stale));

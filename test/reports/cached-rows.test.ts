@@ -13,7 +13,7 @@ import { NUMBER_KINDS } from '#core/reports/types';
 import { DAILY_FIGURES, dailyMatches } from '#core/reports/results-text';
 import { analysedTestsRows, testsRows } from '#core/reports/tests-report';
 import type { ReportContext } from '#core/reports/types';
-import { unpackJson } from '#core/db/values';
+import { packText, unpackJson } from '#core/db/values';
 import { TestFilter } from '#shared/contract/index';
 import { uuid } from '../db/fixtures';
 import { fillBulkStore } from './bulk';
@@ -79,10 +79,14 @@ describe('tests report from the cache', () => {
 
   it('reads the call’s goal figures, and analyses the totals where the call cannot say', () => {
     // A call of other rules (or none) is not read: the binary analysis of the totals stands in.
-    db.prepare(
-      `UPDATE tests_decision SET decision_json = json_set(decision_json, '$.version', 0)
-       WHERE seq IN (SELECT seq FROM tests WHERE store_id = 'bulk' AND seq % 2 = 0)`,
-    ).run();
+    const older = db
+      .prepare<[], { seq: number; json: string }>(
+        `SELECT seq, json_set(unpack_json(decision_packed), '$.version', 0) AS json FROM tests_decision
+         WHERE seq IN (SELECT seq FROM tests WHERE store_id = 'bulk' AND seq % 2 = 0)`,
+      )
+      .all();
+    const repack = db.prepare(`UPDATE tests_decision SET decision_packed = ? WHERE seq = ?`);
+    for (const row of older) repack.run(packText(row.json), row.seq);
     db.prepare(
       `DELETE FROM tests_decision WHERE seq IN (SELECT seq FROM tests WHERE store_id = 'bulk' AND seq % 3 = 0)`,
     ).run();

@@ -29,13 +29,22 @@ export function toFlag(value: boolean | null): 0 | 1 | null {
 
 /**
  * Brotli's quality for packJson (0–11). The sync packs one record a results request and is CPU-bound
- * at twenty stores, so it is 1: measured on the simulator's 198 results records (32.6 kB of text
- * each), 0.16 ms a record for 21.9% of the text (7.1 kB), where quality 2 took 0.33 ms for 19.3%
- * (6.3 kB). Both fill a row and one overflow page of 4 kB, so the smaller output saved no writes.
- * Reading back costs about 0.1 ms whatever the quality (a file written at another quality reads the
- * same).
+ * at twenty stores. Quality 1 (until cache v21) took 0.16 ms a record of the simulator's for 21.9% of
+ * the text; it was raised to 4 when the cache was brought back under 10 kB a test (issue 45): on the
+ * scale bench's 1,395 records (14.4 kB of text each) quality 4 packs 16% smaller than 1 (5.9 kB
+ * against 7.1 kB, 0.84 kB a test of the cache) for about 0.3 ms more a record (0.47 ms against
+ * 0.17); quality 5 was 4% smaller again for three times the time. Reading back costs about 0.1 ms
+ * whatever the quality (a file written at another quality reads the same), so records packed at 1
+ * stay as they are until their results are written again.
  */
-export const PACK_QUALITY = 1;
+export const PACK_QUALITY = 4;
+
+/**
+ * Brotli's quality for the small values packed as they are made, a call or a test's days (about
+ * 1 kB each): the refresh packs a call for each test it makes one for, where quality 4 took five
+ * times as long (0.22 ms against 0.045 a call) for 6% less.
+ */
+const SMALL_PACK_QUALITY = 1;
 
 /**
  * A large record (a test's results, mostly its daily series) as Brotli-compressed JSON, about 4.5×
@@ -48,13 +57,26 @@ export function packJson(value: unknown): Buffer {
 }
 
 /**
- * Bytes compressed as packJson compresses text: a test's days in results_facts (float64 counts of
+ * Bytes Brotli-compressed at SMALL_PACK_QUALITY: a test's days in results_facts (float64 counts of
  * small integers, about 2.8× smaller; cache migration 20).
  */
 export function packBytes(bytes: Uint8Array): Buffer {
   return brotliCompressSync(bytes, {
-    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: PACK_QUALITY },
+    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: SMALL_PACK_QUALITY },
   });
+}
+
+/**
+ * A short text Brotli-compressed as packBytes compresses bytes: a call's JSON in tests_decision (cache
+ * migration 21), read back by unpackText or, in SQL, unpack_json.
+ */
+export function packText(text: string): Buffer {
+  return packBytes(Buffer.from(text, 'utf8'));
+}
+
+/** The text packText was given. */
+export function unpackText(packed: Uint8Array): string {
+  return brotliDecompressSync(packed).toString('utf8');
 }
 
 /** The bytes packBytes was given, or null when `packed` is not Brotli. */

@@ -34,6 +34,7 @@ export function storedCall(decision: Decision): StoredCall {
     goalPWin: finite(decision.goal?.pWin),
     basis: decision.basis,
     decisionDate: decision.decisionDate,
+    lookDate: decision.look?.date ?? null,
     json: JSON.stringify(decision),
   };
 }

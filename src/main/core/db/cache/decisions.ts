@@ -5,6 +5,7 @@ import { Decision, DecisionCall } from '#shared/contract/decisions';
 import type { StoredFacts } from './decision-facts';
 import { statement } from '../statements';
 import { read } from '../sql';
+import { packText, unpackText } from '../values';
 import type { Db } from '../types';
 import { planJoin } from '../user/decisions';
 
@@ -26,7 +27,10 @@ function parsed<T>(
 
 // ---------- writing a call ----------
 
-/** A call as a test's row and tests_decision keep it: its columns, and the whole call as JSON. */
+/**
+ * A call as a test's row and tests_decision keep it: its columns, and the whole call as JSON (kept
+ * packed, cache migration 21) with its look's date beside it.
+ */
 export type StoredCall = {
   call: DecisionCall;
   words: string;
@@ -36,6 +40,8 @@ export type StoredCall = {
   goalPWin: number | null;
   basis: string;
   decisionDate: string | null;
+  /** The day of the look the call was made at ('YYYY-MM-DD'), null without one: the portfolio's "decided on". */
+  lookDate: string | null;
   json: string;
 };
 
@@ -44,8 +50,8 @@ const SET_DECISION = `
     goal_lift = ?, goal_p_win = ?, decision_key = ?, decided_at = ?, decision_basis = ?, decision_date = ?
   WHERE seq = ?`;
 const SET_DECISION_JSON = `
-  INSERT INTO tests_decision (seq, decision_json) VALUES (?, ?)
-  ON CONFLICT (seq) DO UPDATE SET decision_json = excluded.decision_json`;
+  INSERT INTO tests_decision (seq, decision_packed, look_date) VALUES (?, ?, ?)
+  ON CONFLICT (seq) DO UPDATE SET decision_packed = excluded.decision_packed, look_date = excluded.look_date`;
 const DELETE_DECISION_JSON = `DELETE FROM tests_decision WHERE seq = ?`;
 const SET_RATE_FITS = `UPDATE results SET rate_fits = ? WHERE store_id = ? AND test_id = ?`;
 
@@ -87,7 +93,7 @@ function callColumns(call: StoredCall | null, key: string, at: string): unknown[
 
 function writeCallJson(db: Db, seq: number, call: StoredCall | null): void {
   if (call === null) statement(db, DELETE_DECISION_JSON).run(seq);
-  else statement(db, SET_DECISION_JSON).run(seq, call.json);
+  else statement(db, SET_DECISION_JSON).run(seq, packText(call.json), call.lookDate);
 }
 
 // ---------- stale calls ----------
@@ -203,11 +209,11 @@ export function storeStaleCall(
 
 /** A test's stored call, or null (none, or written by a version whose shape this one cannot read). */
 export function readDecision(db: Db, seq: number): Decision | null {
-  const row = statement<{ json: string }>(
+  const row = statement<{ packed: Uint8Array }>(
     db,
-    `SELECT decision_json AS json FROM tests_decision WHERE seq = ?`,
+    `SELECT decision_packed AS packed FROM tests_decision WHERE seq = ?`,
   ).get(seq);
-  return row ? parsed<Decision>(Decision, row.json) : null;
+  return row ? parsed<Decision>(Decision, unpackText(row.packed)) : null;
 }
 
 export type DecisionDbRow = {

@@ -29,7 +29,7 @@ const PORTFOLIO_ROWS = read<PortfolioRow>(
             (SELECT r.change_revenue FROM results r WHERE r.store_id = t.store_id AND r.test_id = t.id)
           END AS changeRevenue,
           CASE WHEN t.decision IN ('ship', 'keep_control', 'no_difference') THEN
-            (SELECT json_extract(d.decision_json, '$.look.date') FROM tests_decision d WHERE d.seq = t.seq)
+            (SELECT d.look_date FROM tests_decision d WHERE d.seq = t.seq)
           END AS decidedOn
    FROM tests t
    WHERE t.removed = 0

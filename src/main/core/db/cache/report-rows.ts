@@ -87,7 +87,7 @@ const SCOPED_TESTS_COLUMNS = (
   withResults: boolean,
 ) => `t.store_id AS storeId, tr.raw_json AS testJson,
       t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
-      t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, d.decision_json AS decisionJson,
+      t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, unpack_json(d.decision_packed) AS decisionJson,
       ${withResults ? 'rr.raw_packed' : 'NULL'} AS resultsPacked`;
 const SCOPED_TESTS_JOINS = (withResults: boolean) => `JOIN tests_raw tr ON tr.seq = t.seq
       LEFT JOIN tests_decision d ON d.seq = t.seq
@@ -107,7 +107,7 @@ const READS: Record<keyof ScopedReads, { columns: string; joins: string }> = {
   json_extract(tr.raw_json, '$.control.traffic') AS controlTraffic,
   json_extract(tr.raw_json, '$.variant.traffic') AS variantTraffic,
   t.alerts, t.decision, t.decision_reason AS decisionReason, t.days_to_decision AS daysToDecision,
-  t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, d.decision_json AS decisionJson,
+  t.goal_lift AS goalLift, t.goal_p_win AS goalPWin, unpack_json(d.decision_packed) AS decisionJson,
   r.fetched_at AS fetchedAt, r.test_updated_at AS fetchedForUpdatedAt, r.tier,
   r.leading_variant AS leading, rr.raw_packed AS resultsPacked`,
     joins: `

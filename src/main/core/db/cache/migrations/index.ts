@@ -24,6 +24,7 @@ import { migration017 } from './017-test-titles-index';
 import { migration018 } from './018-review-parts';
 import { migration019 } from './019-paused-call';
 import { migration020 } from './020-pack-fact-days';
+import { migration021 } from './021-pack-calls';
 
 export type { Migration } from './migration';
 
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
+  migration021,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
