@@ -80,6 +80,7 @@ export const EVENT_NAMES = [
   'decisions.news',
   'decisions.ready',
   'decisions.open',
+  'team.changed',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];
