@@ -58,6 +58,8 @@ export const METHOD_NAMES = {
     'owner',
     'setOwner',
     'signOff',
+    'signOffState',
+    'owners',
   ],
 } as const;
 

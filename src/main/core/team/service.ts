@@ -32,7 +32,7 @@ import type { Db } from '../db/types';
 import type { SecretStore } from '../secrets';
 import { TeamConnection, waitConverged } from './connection';
 import { memberOf, newTeamStore } from './server-http';
-import { mirrorTexts, touchedBy } from './views';
+import { mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
 import {
   appendUpdate,
@@ -454,18 +454,33 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
         );
       }
       writing(() => approveSignOff(doc, testId, call, actor()));
-      const state = signOffOf(doc, testId);
-      return {
-        testId,
-        state: state?.state ?? null,
-        call: state?.call ?? null,
-        proposedBy: state?.proposedBy ?? null,
-        proposedAt: state?.proposedAt ?? null,
-        approvedBy: state?.approvedBy ?? null,
-        approvedAt: state?.approvedAt ?? null,
-      };
+      return signOffOut(doc, testId);
+    },
+
+    async signOffState({ storeId, testId }) {
+      requireStore(storeId);
+      return signOffOut(sharedDoc(storeId), testId);
+    },
+
+    async owners({ storeId }) {
+      requireStore(storeId);
+      const link = linkOfStore(db, storeId);
+      return link ? ownersOf(docOf(link.teamStoreId)) : [];
     },
   };
+
+  function signOffOut(doc: Y.Doc, testId: string) {
+    const state = signOffOf(doc, testId);
+    return {
+      testId,
+      state: state?.state ?? null,
+      call: state?.call ?? null,
+      proposedBy: state?.proposedBy ?? null,
+      proposedAt: state?.proposedAt ?? null,
+      approvedBy: state?.approvedBy ?? null,
+      approvedAt: state?.approvedAt ?? null,
+    };
+  }
 
   const texts: SharedTexts = {
     note: sharedText,

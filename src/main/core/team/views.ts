@@ -2,7 +2,10 @@
 import type * as Y from 'yjs';
 import { parseRootName, splitTestKey, TESTS_ROOT } from '#shared/team/layout';
 import { rootNameOf } from '#shared/team/check';
+import type { TeamOwner } from '#shared/contract/index';
+import { teamTestIds } from '#shared/team/records';
 import { noteOf, takeawayOf } from '#shared/team/texts';
+import { ownerOf } from '#shared/team/values';
 import type { Db } from '../db/types';
 import { getNote, noteKey, setNote } from '../db/user/notes';
 import { hasTakeaways, setTakeaway, takeawaysFor } from '../db/user/takeaways';
@@ -67,4 +70,14 @@ export function mirrorTexts(
       }
     }
   }
+}
+
+/** Every test's owner in a document (tests without one left out): the test list's Owner column. */
+export function ownersOf(doc: Y.Doc): TeamOwner[] {
+  const out: TeamOwner[] = [];
+  for (const testId of teamTestIds(doc)) {
+    const owner = ownerOf(doc, testId);
+    if (owner?.value) out.push({ testId, owner: owner.value, by: owner.by, at: owner.at });
+  }
+  return out;
 }
