@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppEvent } from '#shared/contract/index';
 import type { Core } from '#core/types';
 import { runTsx } from '../hosts/support/spawn';
-import { startCore } from '../support/core';
+import { allTestRows, startCore } from '../support/core';
 import { type RunningServer, addMember, removeDir, startServer, tempDir } from './support';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
@@ -142,6 +142,32 @@ describe("the views' notes on a shared store", () => {
         (await alice.services.notes.get({ storeId: 'demo', testId: 't3' })).body ===
         'From the CLI.',
       'the CLI note on the other desktop',
+    );
+  });
+
+  it("writes a takeaway into the layer, copied into the colleague's user file for the programme", async () => {
+    const [row] = await allTestRows(alice, 'demo');
+    if (!row) throw new Error('the demo store has no cached test');
+    const saved = await alice.services.programme.setTakeaway({
+      storeId: 'demo',
+      testId: row.id,
+      text: 'Urgency copy works on mobile.',
+    });
+    expect(saved.text).toBe('Urgency copy works on mobile.');
+    const takeaway = () => {
+      const db = new Database(path.join(root, 'bob', 'splitbook-user.db'), { readonly: true });
+      try {
+        const found = db
+          .prepare("SELECT text FROM takeaways WHERE store_id = 'demo' AND test_id = ?")
+          .get(row.id) as { text: string } | undefined;
+        return found?.text ?? null;
+      } finally {
+        db.close();
+      }
+    };
+    await until(
+      () => takeaway() === 'Urgency copy works on mobile.',
+      "the takeaway on bob's desktop",
     );
   });
 
