@@ -58,6 +58,8 @@ export const METHOD_NAMES = {
     'owner',
     'setOwner',
     'signOff',
+    'signOffState',
+    'owners',
   ],
 } as const;
 
@@ -80,6 +82,7 @@ export const EVENT_NAMES = [
   'decisions.news',
   'decisions.ready',
   'decisions.open',
+  'team.changed',
   'menu.command',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];

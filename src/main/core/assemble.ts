@@ -143,6 +143,8 @@ export function assembleCore(current: Db, ctx: AssemblyContext) {
     clock,
     fetch: fetchImpl,
     stayConnected: deps.host !== 'cli',
+    onChanged: (storeId, testIds) =>
+      emit({ name: 'team.changed', payload: { storeId, testIds } }),
     callOf: async (storeId, testId) =>
       (await services.decisions.list({ storeId })).rows.find((row) => row.testId === testId)
         ?.call ?? null,
@@ -195,11 +197,11 @@ export function assembleCore(current: Db, ctx: AssemblyContext) {
       pushOnEdit: deps.pushOnEdit,
     }),
     review: createReviewService(current, clock),
-    notes: createNotesService(current, clock),
+    notes: createNotesService(current, clock, team.texts),
     portfolio: createPortfolioService(current, clock, refresh),
     settings: createSettingsService({ db: current, clock, emit }),
     decisions: createDecisionsService({ db: current, clock, emit, refresh }),
-    programme: createProgrammeService({ db: current, clock, refresh }),
+    programme: createProgrammeService({ db: current, clock, refresh, shared: team.texts }),
     clientReports: createClientReportsService({
       db: current,
       clock,

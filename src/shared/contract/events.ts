@@ -67,6 +67,11 @@ export const events = {
   'decisions.ready': DecisionsReady,
   /** The user clicked a notification: open the Decisions view (or the test, when one is named). */
   'decisions.open': z.object({ storeId: z.string().nullable(), testId: z.string().nullable() }),
+  /**
+   * A shared store's team layer changed (a colleague's edit, the CLI beside the window, or this
+   * window's own): its notes, takeaways, comments, owners or sign-offs of these tests (null: of the store).
+   */
+  'team.changed': z.object({ storeId: z.string(), testIds: z.array(z.string()).nullable() }),
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
 } as const;
@@ -140,6 +145,15 @@ export function changesOf(event: AppEvent): DataChange | null {
       };
     case 'decisions.changed':
       return { resources: ['decisions'], storeId: event.payload.storeId };
+    // The layer's notes and takeaways (mirrored into the user file), and the rows' owners.
+    case 'team.changed': {
+      const only = event.payload.testIds?.length === 1 ? event.payload.testIds[0] : undefined;
+      return {
+        resources: ['notes', 'tests'],
+        storeId: event.payload.storeId,
+        ...(only === undefined ? {} : { testId: only }),
+      };
+    }
     case 'sync.started':
     case 'reports.progress':
     case 'decisions.progress':

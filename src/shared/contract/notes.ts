@@ -6,7 +6,12 @@ import { TestRef } from './tests';
 export const MAX_NOTE_LENGTH = 20_000;
 export const MAX_ANNOTATION_LENGTH = 200;
 
-export const Note = z.object({ body: z.string(), updatedAt: z.string().nullable() });
+export const Note = z.object({
+  body: z.string(),
+  updatedAt: z.string().nullable(),
+  /** A shared store's note (the team layer): who edited it and when, latest first. Absent for a store not shared. */
+  authors: z.array(z.object({ name: z.string(), at: z.string() })).optional(),
+});
 export type Note = z.infer<typeof Note>;
 
 export const Annotation = z.object({

@@ -135,4 +135,8 @@ export const team = {
   setOwner: method(TestInput.extend({ owner: MemberName.nullable() }), TeamOwner),
   /** Signs off the test's current call: approves the proposal, or proposes and approves it at once. */
   signOff: method(TestInput, TeamSignOff),
+  /** The test's sign-off as it stands (state null: not signed off). */
+  signOffState: method(TestInput, TeamSignOff),
+  /** Every owner set in a shared store (one call for the test list; none for a store not shared). */
+  owners: method(StoreInput, z.array(TeamOwner)),
 };

@@ -10,8 +10,14 @@ import {
 } from '../db/user/notes';
 import { getStoreRow } from '../db/cache/stores';
 import type { Db } from '../db/types';
+import type { SharedTexts } from '../team/service';
 
-export function createNotesService(db: Db, clock: () => number): Services['notes'] {
+/** `shared`: a shared store's note is the team layer's (team/service.ts); others stay in the user file. */
+export function createNotesService(
+  db: Db,
+  clock: () => number,
+  shared?: SharedTexts,
+): Services['notes'] {
   const now = () => new Date(clock()).toISOString();
   function requireStore(storeId: string): void {
     if (!getStoreRow(db, storeId)) {
@@ -20,11 +26,15 @@ export function createNotesService(db: Db, clock: () => number): Services['notes
   }
   return {
     async get({ storeId, testId }) {
+      const team = shared?.note(storeId, testId);
+      if (team) return { body: team.text, updatedAt: team.updatedAt, authors: team.authors };
       const note = getNote(db, storeId, testId);
       return { body: note?.body ?? '', updatedAt: note?.updatedAt ?? null };
     },
     async set({ storeId, testId, body }) {
       requireStore(storeId);
+      const team = shared?.setNote(storeId, testId, body);
+      if (team) return { body: team.text, updatedAt: team.updatedAt, authors: team.authors };
       const at = now();
       setNote(db, storeId, testId, body, at);
       return { body, updatedAt: body.trim() === '' ? null : at };

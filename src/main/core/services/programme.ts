@@ -8,6 +8,7 @@ import type { Db } from '../db/types';
 import { hasCachedTest } from '../db/cache/reads';
 import { hasTakeaways, setTakeaway } from '../db/user/takeaways';
 import type { DecisionRefresh } from '../decisions/refresh';
+import type { SharedTexts } from '../team/service';
 import { backlog } from '../programme/backlog';
 import { learningsOf } from '../programme/learnings';
 
@@ -16,6 +17,8 @@ export interface ProgrammeServiceDeps {
   clock: () => number;
   /** Calls being made again are waited for: the figures never mix old and new calls. */
   refresh: Pick<DecisionRefresh, 'idle'>;
+  /** A shared store's takeaway is the team layer's, copied into the user file as it changes. */
+  shared?: Pick<SharedTexts, 'setTakeaway'>;
 }
 
 export function createProgrammeService(deps: ProgrammeServiceDeps): Services['programme'] {
@@ -63,6 +66,8 @@ export function createProgrammeService(deps: ProgrammeServiceDeps): Services['pr
           'The data folder cannot be written, so takeaways keep their current values.',
         );
       }
+      const team = deps.shared?.setTakeaway(storeId, testId, text);
+      if (team) return { text: team.text, updatedAt: team.updatedAt };
       const at = new Date(clock()).toISOString();
       setTakeaway(db, storeId, testId, text, at);
       return { text, updatedAt: text === '' ? null : at };

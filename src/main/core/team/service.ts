@@ -1,7 +1,13 @@
 // `team.*`: this desktop's copy of the team layer (a Y.Doc per shared store, kept in the user file), its connection to the team server, and the CLI's and window's reads and writes of it.
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as Y from 'yjs';
-import type { DecisionCall, Services, TeamComment, TeamStatus } from '#shared/contract/index';
+import type {
+  DecisionCall,
+  Services,
+  TeamComment,
+  TeamNote,
+  TeamStatus,
+} from '#shared/contract/index';
 import { problem } from '#shared/problem';
 import {
   addComment,
@@ -14,6 +20,8 @@ import { initTeamDoc, teamTestIds, TeamValueError, type Actor } from '#shared/te
 import {
   noteOf,
   setNote as setTeamNote,
+  setTakeaway as setTeamTakeaway,
+  takeawayOf,
   appendNote as appendTeamNote,
   teamNotes,
 } from '#shared/team/texts';
@@ -24,6 +32,8 @@ import type { Db } from '../db/types';
 import type { SecretStore } from '../secrets';
 import { TeamConnection, waitConverged } from './connection';
 import { memberOf, newTeamStore } from './server-http';
+import { mirrorTexts, ownersOf, touchedBy } from './views';
+import { watchTeamUpdates, type TeamWatch } from './watch';
 import {
   appendUpdate,
   compact,
@@ -58,12 +68,26 @@ export interface TeamLayerDeps {
   stayConnected: boolean;
   /** The current call of a test, for a sign-off (null: no call made yet). */
   callOf(storeId: string, testId: string): Promise<DecisionCall | null>;
+  /** A shared store's layer changed (any origin): the tests it touched, null for store-wide records. */
+  onChanged?(storeId: string, testIds: string[] | null): void;
 }
 
 export interface TeamLayer {
   service: Services['team'];
+  /** The layer's note and takeaway reads and writes for the notes and programme services (views.ts). */
+  texts: SharedTexts;
   close(): void;
 }
+
+/** A shared store's note or takeaway; null from a read or write when the store is not shared. */
+export interface SharedTexts {
+  note(storeId: string, testId: string): TeamNote | null;
+  setNote(storeId: string, testId: string, text: string): TeamNote | null;
+  setTakeaway(storeId: string, testId: string, text: string): TeamNote | null;
+}
+
+/** The origin of updates another process wrote to the user file (watch.ts): kept there already. */
+const POLLED = Symbol('written by another process');
 
 const notShared = (storeId: string) =>
   problem(
@@ -95,7 +119,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     loadDoc(db, teamStoreId, doc, LOADED);
     // Every change, ours or the server's, is kept at once: an edit made offline survives a restart.
     doc.on('update', (update: Uint8Array, origin: unknown) => {
-      if (origin === LOADED) return;
+      if (origin === LOADED || origin === POLLED) return;
       appendUpdate(
         db,
         teamStoreId,
@@ -103,8 +127,33 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
         update,
       );
     });
+    // Views follow every change: the user file's copy of its texts, then the window's event.
+    doc.on('afterTransaction', (transaction: Y.Transaction) => {
+      if (transaction.origin === LOADED || closed) return;
+      const storeId = linkOfTeamStore(db, teamStoreId)?.storeId;
+      if (!storeId) return;
+      const touched = touchedBy(transaction.doc, transaction);
+      if (touched.tests.size === 0 && !touched.store) return;
+      mirrorTexts(db, storeId, transaction.doc, touched.texts, now());
+      deps.onChanged?.(storeId, touched.store ? null : [...touched.tests]);
+    });
     docs.set(teamStoreId, doc);
     return doc;
+  }
+
+  /** A window's core: another process's updates (the CLI beside it) reach its documents and views. */
+  let watch: TeamWatch | null = null;
+  if (deps.stayConnected) {
+    for (const link of links(db)) docOf(link.teamStoreId);
+    watch = watchTeamUpdates(db, (teamStoreId, update) => {
+      if (closed || !linkOfTeamStore(db, teamStoreId)) return;
+      Y.applyUpdate(docOf(teamStoreId), update, POLLED);
+    });
+  }
+
+  function sharedText(storeId: string, testId: string): TeamNote | null {
+    const link = linkOfStore(db, storeId);
+    return link ? noteOf(docOf(link.teamStoreId), testId) : null;
   }
 
   function actor(): Actor {
@@ -405,22 +454,57 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
         );
       }
       writing(() => approveSignOff(doc, testId, call, actor()));
-      const state = signOffOf(doc, testId);
-      return {
-        testId,
-        state: state?.state ?? null,
-        call: state?.call ?? null,
-        proposedBy: state?.proposedBy ?? null,
-        proposedAt: state?.proposedAt ?? null,
-        approvedBy: state?.approvedBy ?? null,
-        approvedAt: state?.approvedAt ?? null,
-      };
+      return signOffOut(doc, testId);
+    },
+
+    async signOffState({ storeId, testId }) {
+      requireStore(storeId);
+      return signOffOut(sharedDoc(storeId), testId);
+    },
+
+    async owners({ storeId }) {
+      requireStore(storeId);
+      const link = linkOfStore(db, storeId);
+      return link ? ownersOf(docOf(link.teamStoreId)) : [];
+    },
+  };
+
+  function signOffOut(doc: Y.Doc, testId: string) {
+    const state = signOffOf(doc, testId);
+    return {
+      testId,
+      state: state?.state ?? null,
+      call: state?.call ?? null,
+      proposedBy: state?.proposedBy ?? null,
+      proposedAt: state?.proposedAt ?? null,
+      approvedBy: state?.approvedBy ?? null,
+      approvedAt: state?.approvedAt ?? null,
+    };
+  }
+
+  const texts: SharedTexts = {
+    note: sharedText,
+    setNote(storeId, testId, text) {
+      const link = linkOfStore(db, storeId);
+      if (!link) return null;
+      const doc = docOf(link.teamStoreId);
+      writing(() => setTeamNote(doc, testId, text, actor()));
+      return noteOf(doc, testId);
+    },
+    setTakeaway(storeId, testId, text) {
+      const link = linkOfStore(db, storeId);
+      if (!link) return null;
+      const doc = docOf(link.teamStoreId);
+      writing(() => setTeamTakeaway(doc, testId, text, actor()));
+      return takeawayOf(doc, testId);
     },
   };
 
   return {
     service,
+    texts,
     close() {
+      watch?.stop();
       closed = true;
       connection?.close();
       connection = null;

@@ -10,6 +10,7 @@ export type ColumnKey =
   | 'device'
   | 'campaign'
   | 'tags'
+  | 'owner'
   | 'start'
   | 'end'
   | 'updated'
@@ -86,6 +87,8 @@ export const COLUMNS: readonly Column[] = [
   { key: 'device', label: 'Device', sort: null, width: 76, rank: 10, byDefault: never },
   { key: 'campaign', label: 'Campaign', sort: null, width: 120, rank: 10, byDefault: never },
   { key: 'tags', label: 'Tags', sort: null, width: 120, rank: 10, byDefault: never },
+  // A shared store's owner per test (the team layer); off until the user turns it on.
+  { key: 'owner', label: 'Owner', sort: null, width: 96, rank: 10, byDefault: never },
   {
     key: 'start',
     label: 'Start',

@@ -131,6 +131,7 @@ export function followChanges(target: Changes = changes): () => void {
     bridge.on('decisions.changed', (payload) =>
       target.record({ name: 'decisions.changed', payload }),
     ),
+    bridge.on('team.changed', (payload) => target.record({ name: 'team.changed', payload })),
   ];
   return () => offs.forEach((off) => off());
 }

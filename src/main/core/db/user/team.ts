@@ -132,3 +132,14 @@ export function compact(db: Db, teamStoreId: string): void {
     PUT_MERGED.run(db, { id: last.id, teamStoreId, data: merged });
   }).immediate();
 }
+
+const LAST_ID = read<{ id: number | null }>(`SELECT max(id) AS id FROM user.team_updates`);
+const AFTER = read<{ id: number; teamStoreId: string; data: Uint8Array }, { after: number }>(
+  `SELECT id, team_store_id AS teamStoreId, data FROM user.team_updates WHERE id > @after ORDER BY id`,
+);
+
+/** The last update row of every store (team/watch.ts polls it: one read of the table's index). */
+export const lastUpdateId = (db: Db): number => LAST_ID.get(db)?.id ?? 0;
+
+/** Every store's updates past `after`, in order. */
+export const updatesAfter = (db: Db, after: number) => AFTER.all(db, { after });

@@ -1,0 +1,83 @@
+// What a change to a shared store's document touched (for the window's change events), and the copy of its notes and takeaways kept in the user file, so every reader of notes (search, reports, programme) sees the team's.
+import type * as Y from 'yjs';
+import { parseRootName, splitTestKey, TESTS_ROOT } from '#shared/team/layout';
+import { rootNameOf } from '#shared/team/check';
+import type { TeamOwner } from '#shared/contract/index';
+import { teamTestIds } from '#shared/team/records';
+import { noteOf, takeawayOf } from '#shared/team/texts';
+import { ownerOf } from '#shared/team/values';
+import type { Db } from '../db/types';
+import { getNote, noteKey, setNote } from '../db/user/notes';
+import { hasTakeaways, setTakeaway, takeawaysFor } from '../db/user/takeaways';
+
+export interface Touched {
+  /** Tests whose note, takeaway or records changed. */
+  tests: Set<string>;
+  /** Tests whose note or takeaway text changed (the ones the user file's copy follows). */
+  texts: Set<string>;
+  /** A store-wide record changed (reviews, settings, annotations). */
+  store: boolean;
+}
+
+/** Which tests a transaction on a team document changed, read from the root types it changed. */
+export function touchedBy(doc: Y.Doc, transaction: Y.Transaction): Touched {
+  const touched: Touched = { tests: new Set(), texts: new Set(), store: false };
+  for (const [type, keys] of transaction.changed) {
+    // Only root types: the layout nests none (records are plain JSON values).
+    if (type._item !== null) continue;
+    const name = rootNameOf(doc, type as Y.AbstractType<unknown>);
+    if (name === null) continue;
+    if (name === TESTS_ROOT) {
+      for (const key of keys) {
+        const split = key === null ? null : splitTestKey(key);
+        if (split) touched.tests.add(split.testId);
+      }
+      continue;
+    }
+    const root = parseRootName(name);
+    if (root === null) continue;
+    if (root.kind === 'note' || root.kind === 'takeaway') {
+      touched.tests.add(root.testId);
+      touched.texts.add(root.testId);
+    } else touched.store = true;
+  }
+  return touched;
+}
+
+/**
+ * Writes the document's note and takeaway of each test into the user file where they differ, so a
+ * shared store's notes are found by the test search and shown by reports and the programme as the
+ * team's. Unchanged texts are not written again (their dates stay).
+ */
+export function mirrorTexts(
+  db: Db,
+  storeId: string,
+  doc: Y.Doc,
+  testIds: Iterable<string>,
+  fallbackAt: string,
+): void {
+  if (db.readonly) return;
+  const takeaways = hasTakeaways(db) ? takeawaysFor(db, storeId) : null;
+  for (const testId of testIds) {
+    const note = noteOf(doc, testId);
+    if ((getNote(db, storeId, testId)?.body ?? '') !== note.text) {
+      setNote(db, storeId, testId, note.text, note.updatedAt ?? fallbackAt);
+    }
+    if (takeaways) {
+      const takeaway = takeawayOf(doc, testId);
+      if ((takeaways.get(noteKey(storeId, testId))?.text ?? '') !== takeaway.text) {
+        setTakeaway(db, storeId, testId, takeaway.text, takeaway.updatedAt ?? fallbackAt);
+      }
+    }
+  }
+}
+
+/** Every test's owner in a document (tests without one left out): the test list's Owner column. */
+export function ownersOf(doc: Y.Doc): TeamOwner[] {
+  const out: TeamOwner[] = [];
+  for (const testId of teamTestIds(doc)) {
+    const owner = ownerOf(doc, testId);
+    if (owner?.value) out.push({ testId, owner: owner.value, by: owner.by, at: owner.at });
+  }
+  return out;
+}
