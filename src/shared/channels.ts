@@ -58,6 +58,7 @@ export const METHOD_NAMES = {
     'owner',
     'setOwner',
     'signOff',
+    'linkOffers',
   ],
 } as const;
 

@@ -100,6 +100,20 @@ export const TeamSignOff = z.object({
 });
 export type TeamSignOff = z.infer<typeof TeamSignOff>;
 
+/** A team store this member was granted but has not linked, whose tests one of the desktop's stores holds. */
+export const TeamLinkOffer = z.object({
+  storeId: StoreId,
+  storeName: z.string(),
+  teamStoreId: TeamStoreId,
+  sharedBy: z.string(),
+  sharedAt: z.string(),
+  /** Tests of the team's copy that this store holds too (matched on test ids, never on keys). */
+  matchingTests: z.int().nonnegative(),
+  /** Tests the team's copy has anything on (notes, comments, owners, …). */
+  teamTests: z.int().nonnegative(),
+});
+export type TeamLinkOffer = z.infer<typeof TeamLinkOffer>;
+
 export const team = {
   status: method(Empty, TeamStatus),
   /** Checks the token with the server, keeps it in the OS keychain, and connects (a window's host). */
@@ -135,4 +149,13 @@ export const team = {
   setOwner: method(TestInput.extend({ owner: MemberName.nullable() }), TeamOwner),
   /** Signs off the test's current call: approves the proposal, or proposes and approves it at once. */
   signOff: method(TestInput, TeamSignOff),
+  /** Team stores granted and not linked whose tests a store here holds: the link offered. */
+  linkOffers: method(
+    z.object({ storeId: StoreId.nullable().default(null) }).default({ storeId: null }),
+    z.object({
+      offers: z.array(TeamLinkOffer),
+      /** Team stores granted to this member and linked to no store here (0 when not joined). */
+      unlinkedTeamStores: z.int().nonnegative(),
+    }),
+  ),
 };

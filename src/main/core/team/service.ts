@@ -23,6 +23,7 @@ import { getNote, notesFor, setNote as setLocalNote } from '../db/user/notes';
 import type { Db } from '../db/types';
 import type { SecretStore } from '../secrets';
 import { TeamConnection, waitConverged } from './connection';
+import { findLinkOffers } from './links';
 import { memberOf, newTeamStore } from './server-http';
 import {
   appendUpdate,
@@ -309,6 +310,20 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       const at = now();
       saveExchange(db, at);
       return { stores: ids.length, lastExchangeAt: at };
+    },
+
+    async linkOffers({ storeId }) {
+      const team = teamRow(db);
+      if (!team || team.leftAt !== null) return { offers: [], unlinkedTeamStores: 0 };
+      const token = await tokenOrThrow();
+      return findLinkOffers({
+        db,
+        fetch: deps.fetch,
+        url: team.url,
+        token,
+        storeId,
+        timeoutMs: 10_000,
+      });
     },
 
     async notes({ storeId }) {
