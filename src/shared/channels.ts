@@ -59,6 +59,7 @@ export const METHOD_NAMES = {
     'setOwner',
     'signOff',
     'linkOffers',
+    'setOpen',
   ],
 } as const;
 
@@ -82,6 +83,7 @@ export const EVENT_NAMES = [
   'decisions.ready',
   'decisions.open',
   'menu.command',
+  'team.presence',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];
 

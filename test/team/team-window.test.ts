@@ -15,6 +15,7 @@ const SHOTS = path.join(root, 'shots');
 let server: RunningServer;
 const cores: Core[] = [];
 const windows: RendererWindow[] = [];
+const desks: Record<string, { core: Core; window: RendererWindow }> = {};
 
 async function desk(name: string): Promise<{ core: Core; window: RendererWindow }> {
   const token = addMember(path.join(root, 'server'), name, 'all');
@@ -25,6 +26,7 @@ async function desk(name: string): Promise<{ core: Core; window: RendererWindow 
   await core.services.team.join({ url: server.url, token });
   const window = await openRenderer(core);
   windows.push(window);
+  desks[name] = { core, window };
   return { core, window };
 }
 
@@ -105,6 +107,32 @@ describe('Settings, Team: share and link', () => {
         timeout: 20_000,
       })
       .toBe('Wait for the weekend.');
+    for (const window of windows) expect(window.pageErrors).toEqual([]);
+  });
+
+  it('shows who else has the store open beside its name, and no longer once they leave it', async () => {
+    const alice = desks['alice'];
+    const bob = desks['bob'];
+    if (!alice || !bob) throw new Error('the first test makes the desktops');
+    for (const { window } of [alice, bob]) await window.page.keyboard.press('Escape');
+    const others = (window: RendererWindow) =>
+      window.page.getByTestId('store-others').allTextContents();
+    const demoRow = (window: RendererWindow) =>
+      window.page.getByRole('navigation', { name: 'Stores and views' }).getByText('Demo store');
+
+    await demoRow(alice.window).click();
+    await expect.poll(() => others(bob.window), { timeout: 10_000 }).toEqual(['alice']);
+    // Alice's own window names nobody: she is not "someone else".
+    expect(await others(alice.window)).toEqual([]);
+    await demoRow(bob.window).click();
+    await expect.poll(() => others(alice.window), { timeout: 10_000 }).toEqual(['bob']);
+    await screenshotsAtEverySize(bob.window.page, SHOTS, 'team-presence');
+
+    await alice.window.page
+      .getByRole('navigation', { name: 'Stores and views' })
+      .getByText('All stores')
+      .click();
+    await expect.poll(() => others(bob.window), { timeout: 10_000 }).toEqual([]);
     for (const window of windows) expect(window.pageErrors).toEqual([]);
   });
 });

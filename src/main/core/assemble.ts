@@ -143,6 +143,7 @@ export function assembleCore(current: Db, ctx: AssemblyContext) {
     clock,
     fetch: fetchImpl,
     stayConnected: deps.host !== 'cli',
+    presenceChanged: (presence) => emit({ name: 'team.presence', payload: presence }),
     callOf: async (storeId, testId) =>
       (await services.decisions.list({ storeId })).rows.find((row) => row.testId === testId)
         ?.call ?? null,

@@ -114,6 +114,12 @@ export const TeamLinkOffer = z.object({
 });
 export type TeamLinkOffer = z.infer<typeof TeamLinkOffer>;
 
+/** Who else has each shared store open in a window (by local store id; stores nobody else has open are left out). */
+export const TeamPresence = z.object({
+  stores: z.array(z.object({ storeId: StoreId, members: z.array(z.string()) })),
+});
+export type TeamPresence = z.infer<typeof TeamPresence>;
+
 export const team = {
   status: method(Empty, TeamStatus),
   /** Checks the token with the server, keeps it in the OS keychain, and connects (a window's host). */
@@ -158,4 +164,6 @@ export const team = {
       unlinkedTeamStores: z.int().nonnegative(),
     }),
   ),
+  /** The store the window shows (null: none), published to the team; who else has stores open. */
+  setOpen: method(z.object({ storeId: StoreId.nullable() }), TeamPresence),
 };

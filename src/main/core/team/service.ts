@@ -1,7 +1,13 @@
 // `team.*`: this desktop's copy of the team layer (a Y.Doc per shared store, kept in the user file), its connection to the team server, and the CLI's and window's reads and writes of it.
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as Y from 'yjs';
-import type { DecisionCall, Services, TeamComment, TeamStatus } from '#shared/contract/index';
+import type {
+  DecisionCall,
+  Services,
+  TeamComment,
+  TeamPresence,
+  TeamStatus,
+} from '#shared/contract/index';
 import { problem } from '#shared/problem';
 import {
   addComment,
@@ -24,6 +30,7 @@ import type { Db } from '../db/types';
 import type { SecretStore } from '../secrets';
 import { TeamConnection, waitConverged } from './connection';
 import { findLinkOffers } from './links';
+import { Presence } from './presence';
 import { memberOf, newTeamStore } from './server-http';
 import {
   appendUpdate,
@@ -59,6 +66,8 @@ export interface TeamLayerDeps {
   stayConnected: boolean;
   /** The current call of a test, for a sign-off (null: no call made yet). */
   callOf(storeId: string, testId: string): Promise<DecisionCall | null>;
+  /** Another member opened or left a store (the window's `team.presence` event). */
+  presenceChanged?: (presence: TeamPresence) => void;
 }
 
 export interface TeamLayer {
@@ -88,6 +97,15 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
   const docs = new Map<string, Y.Doc>();
   let connection: TeamConnection | null = null;
   let closed = false;
+  const presence = new Presence({
+    providers: () => connection?.providers() ?? new Map(),
+    storeOf: (teamStoreId) => linkOfTeamStore(db, teamStoreId)?.storeId ?? null,
+    member: () => {
+      const team = teamRow(db);
+      return team && team.leftAt === null ? team.member : null;
+    },
+    changed: (now) => deps.presenceChanged?.(now),
+  });
 
   function docOf(teamStoreId: string): Y.Doc {
     let doc = docs.get(teamStoreId);
@@ -187,6 +205,11 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     return opened;
   }
 
+  /** The window's hosts: the connection's providers publish the open store as soon as they exist. */
+  function publishPresence(): void {
+    if (connection) presence.publish();
+  }
+
   /** The window's hosts: connected while the core runs, from the start or the join on. */
   async function stayConnected(): Promise<void> {
     if (!deps.stayConnected || connection || closed) return;
@@ -195,6 +218,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     const token = await deps.secrets.get(team.tokenAccount).catch(() => null);
     if (!token || connection || closed) return;
     connection = connect(team.url, token);
+    publishPresence();
   }
   void stayConnected();
 
@@ -221,6 +245,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     saveLink(db, storeId, teamStoreId, now());
     const doc = docOf(teamStoreId);
     connection?.open(teamStoreId, doc);
+    publishPresence();
     void stayConnected();
   }
 
@@ -325,6 +350,8 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
         timeoutMs: 10_000,
       });
     },
+
+    setOpen: async ({ storeId }) => presence.setOpen(storeId),
 
     async notes({ storeId }) {
       requireStore(storeId);
