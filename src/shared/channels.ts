@@ -60,6 +60,7 @@ export const METHOD_NAMES = {
     'signOff',
     'linkOffers',
     'setOpen',
+    'proposeSignOff',
   ],
 } as const;
 

@@ -14,6 +14,7 @@ const serverDir = path.join(root, 'server');
 let server: RunningServer;
 let alice: Core;
 let teamStoreId = '';
+let firstTest = '';
 const tokens: Record<string, string> = {};
 
 async function cli(dir: string, args: string[], token?: string): Promise<string> {
@@ -35,6 +36,7 @@ beforeAll(async () => {
   await alice.services.stores.openDemo({});
   await syncStore(alice, 'demo');
   const [first, second] = await allTestRows(alice, 'demo');
+  firstTest = first?.id ?? '';
   await alice.services.team.join({ url: server.url, token: tokens['alice'] ?? '' });
   ({ teamStoreId } = await alice.services.team.share({ storeId: 'demo' }));
   await alice.services.team.setNote({
@@ -80,6 +82,31 @@ describe('the link offered', () => {
     expect(notes.map((n) => n.text)).toContain('Hero copy: wait for the weekend.');
     // Linked now: nothing is offered again.
     expect(await cli('bob', ['sync', '--store', 'demo'])).not.toContain('team link');
+  });
+
+  it('CLI: sign-off --propose proposes the current call; a colleague approves that call', async () => {
+    const proposed = await cli('bob', [
+      'sign-off',
+      '--store',
+      'demo',
+      '--test',
+      firstTest,
+      '--propose',
+    ]);
+    expect(proposed).toMatch(/proposed for sign-off by bob on .*; not yet approved\./);
+    const json = JSON.parse(
+      await cli('bob', ['sign-off', '--store', 'demo', '--test', firstTest, '--propose', '--json']),
+    ) as { state: string; proposedBy: string; approvedBy: string | null; call: string };
+    expect(json).toMatchObject({ state: 'proposed', proposedBy: 'bob', approvedBy: null });
+    await cli('bob', ['team', 'sync']);
+    await alice.services.team.sync({ timeoutMs: 30_000 });
+    const approved = await alice.services.team.signOff({ storeId: 'demo', testId: firstTest });
+    expect(approved).toMatchObject({
+      state: 'approved',
+      call: json.call,
+      proposedBy: 'bob',
+      approvedBy: 'alice',
+    });
   });
 
   it('a member not granted the store is offered nothing', async () => {

@@ -166,4 +166,6 @@ export const team = {
   ),
   /** The store the window shows (null: none), published to the team; who else has stores open. */
   setOpen: method(z.object({ storeId: StoreId.nullable() }), TeamPresence),
+  /** Proposes the test's current call for sign-off (a colleague approves it with signOff). */
+  proposeSignOff: method(TestInput, TeamSignOff),
 };

@@ -23,7 +23,7 @@ import {
   appendNote as appendTeamNote,
   teamNotes,
 } from '#shared/team/texts';
-import { approveSignOff, ownerOf, setOwner, signOffOf } from '#shared/team/values';
+import { approveSignOff, ownerOf, proposeSignOff, setOwner } from '#shared/team/values';
 import { getStoreRow } from '../db/cache/stores';
 import { getNote, notesFor, setNote as setLocalNote } from '../db/user/notes';
 import type { Db } from '../db/types';
@@ -31,6 +31,7 @@ import type { SecretStore } from '../secrets';
 import { TeamConnection, waitConverged } from './connection';
 import { findLinkOffers } from './links';
 import { Presence } from './presence';
+import { signOffOut } from './sign-offs';
 import { memberOf, newTeamStore } from './server-http';
 import {
   appendUpdate,
@@ -259,6 +260,27 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     return commentOut(testId, found);
   }
 
+  /** Approves or proposes the test's current call (from the decisions cache). */
+  async function signing(
+    storeId: string,
+    testId: string,
+    write: (doc: Y.Doc, testId: string, call: DecisionCall, actor: Actor) => void,
+  ) {
+    requireStore(storeId);
+    const doc = sharedDoc(storeId);
+    const call = await deps.callOf(storeId, testId);
+    if (call === null) {
+      throw problem(
+        'validation',
+        400,
+        'No call to sign off',
+        `Test ${testId} has no call in this store's cache yet: sync the store first.`,
+      );
+    }
+    writing(() => write(doc, testId, call, actor()));
+    return signOffOut(doc, testId);
+  }
+
   const service: Services['team'] = {
     status: async () => status(),
 
@@ -434,30 +456,8 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       return { testId, owner: now?.value ?? null, by: now?.by ?? null, at: now?.at ?? null };
     },
 
-    async signOff({ storeId, testId }) {
-      requireStore(storeId);
-      const doc = sharedDoc(storeId);
-      const call = await deps.callOf(storeId, testId);
-      if (call === null) {
-        throw problem(
-          'validation',
-          400,
-          'No call to sign off',
-          `Test ${testId} has no call in this store's cache yet: sync the store first.`,
-        );
-      }
-      writing(() => approveSignOff(doc, testId, call, actor()));
-      const state = signOffOf(doc, testId);
-      return {
-        testId,
-        state: state?.state ?? null,
-        call: state?.call ?? null,
-        proposedBy: state?.proposedBy ?? null,
-        proposedAt: state?.proposedAt ?? null,
-        approvedBy: state?.approvedBy ?? null,
-        approvedAt: state?.approvedAt ?? null,
-      };
-    },
+    signOff: ({ storeId, testId }) => signing(storeId, testId, approveSignOff),
+    proposeSignOff: ({ storeId, testId }) => signing(storeId, testId, proposeSignOff),
   };
 
   return {

@@ -225,8 +225,15 @@ export async function ownerCommand(core: Core, io: Io, storeId: string, values: 
 }
 
 export async function signOffCommand(core: Core, io: Io, storeId: string, values: Values) {
-  const signOff = await core.services.team.signOff({ storeId, testId: values.test ?? '' });
+  const input = { storeId, testId: values.test ?? '' };
+  const signOff = values.propose
+    ? await core.services.team.proposeSignOff(input)
+    : await core.services.team.signOff(input);
   if (values.json) io.out(JSON.stringify(signOff));
+  else if (values.propose)
+    io.out(
+      `${signOff.testId}: "${signOff.call ?? ''}" proposed for sign-off by ${signOff.proposedBy ?? '?'} on ${signOff.proposedAt ?? '?'}; not yet approved.`,
+    );
   else
     io.out(
       `${signOff.testId}: "${signOff.call ?? ''}" approved by ${signOff.approvedBy ?? '?'} on ${signOff.approvedAt ?? '?'}.`,
