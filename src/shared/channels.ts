@@ -60,6 +60,9 @@ export const METHOD_NAMES = {
     'signOff',
     'signOffState',
     'owners',
+    'linkOffers',
+    'setOpen',
+    'proposeSignOff',
   ],
 } as const;
 
@@ -84,6 +87,7 @@ export const EVENT_NAMES = [
   'decisions.open',
   'team.changed',
   'menu.command',
+  'team.presence',
 ] as const;
 export type ChannelEventName = (typeof EVENT_NAMES)[number];
 

@@ -143,8 +143,8 @@ export function assembleCore(current: Db, ctx: AssemblyContext) {
     clock,
     fetch: fetchImpl,
     stayConnected: deps.host !== 'cli',
-    onChanged: (storeId, testIds) =>
-      emit({ name: 'team.changed', payload: { storeId, testIds } }),
+    onChanged: (storeId, testIds) => emit({ name: 'team.changed', payload: { storeId, testIds } }),
+    presenceChanged: (presence) => emit({ name: 'team.presence', payload: presence }),
     callOf: async (storeId, testId) =>
       (await services.decisions.list({ storeId })).rows.find((row) => row.testId === testId)
         ?.call ?? null,

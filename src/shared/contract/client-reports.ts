@@ -9,7 +9,10 @@ import { ExportResult } from './reports';
 export const LogoDataUrl = z
   .string()
   .max(700_000, 'The logo is too large: choose an image under 500 kB.')
-  .regex(/^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/, 'The logo must be a PNG, JPEG, GIF, WebP or SVG image.');
+  .regex(
+    /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/,
+    'The logo must be a PNG, JPEG, GIF, WebP or SVG image.',
+  );
 
 export const ReportHeader = z.object({
   /** The consultant's or the agency's name. */
@@ -45,7 +48,10 @@ export const ClientReportScope = z
     since: z.iso.date().nullable().default(null),
     until: z.iso.date().nullable().default(null),
   })
-  .refine((scope) => scope.testId === null || scope.storeId !== null, { error: 'A test report needs its store.', path: ['storeId'] })
+  .refine((scope) => scope.testId === null || scope.storeId !== null, {
+    error: 'A test report needs its store.',
+    path: ['storeId'],
+  })
   .refine((scope) => scope.since === null || scope.until === null || scope.since <= scope.until, {
     error: 'The period starts after it ends.',
     path: ['since'],

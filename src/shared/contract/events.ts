@@ -5,6 +5,7 @@ import { DecisionNews, DecisionsProgress, DecisionsReady } from './decisions';
 import { ExportProgress } from './reports';
 import { Settings } from './settings';
 import { SyncProgress, SyncReport, type SyncPhase } from './sync';
+import { TeamPresence } from './team';
 
 /**
  * The kinds of data the window shows. Every event that changes data says which of these changed in
@@ -74,6 +75,8 @@ export const events = {
   'team.changed': z.object({ storeId: z.string(), testIds: z.array(z.string()).nullable() }),
   /** A native menu item the renderer acts on (it knows the current store; the main process does not). */
   'menu.command': z.object({ command: z.enum(MENU_COMMANDS) }),
+  /** Another member opened or left a shared store in their window (the awareness of its document). */
+  'team.presence': TeamPresence,
 } as const;
 export type Events = typeof events;
 export type EventName = keyof Events;
@@ -161,6 +164,7 @@ export function changesOf(event: AppEvent): DataChange | null {
     case 'decisions.ready':
     case 'decisions.open':
     case 'menu.command':
+    case 'team.presence':
       return null;
   }
 }

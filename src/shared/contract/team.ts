@@ -100,6 +100,26 @@ export const TeamSignOff = z.object({
 });
 export type TeamSignOff = z.infer<typeof TeamSignOff>;
 
+/** A team store this member was granted but has not linked, whose tests one of the desktop's stores holds. */
+export const TeamLinkOffer = z.object({
+  storeId: StoreId,
+  storeName: z.string(),
+  teamStoreId: TeamStoreId,
+  sharedBy: z.string(),
+  sharedAt: z.string(),
+  /** Tests of the team's copy that this store holds too (matched on test ids, never on keys). */
+  matchingTests: z.int().nonnegative(),
+  /** Tests the team's copy has anything on (notes, comments, owners, …). */
+  teamTests: z.int().nonnegative(),
+});
+export type TeamLinkOffer = z.infer<typeof TeamLinkOffer>;
+
+/** Who else has each shared store open in a window (by local store id; stores nobody else has open are left out). */
+export const TeamPresence = z.object({
+  stores: z.array(z.object({ storeId: StoreId, members: z.array(z.string()) })),
+});
+export type TeamPresence = z.infer<typeof TeamPresence>;
+
 export const team = {
   status: method(Empty, TeamStatus),
   /** Checks the token with the server, keeps it in the OS keychain, and connects (a window's host). */
@@ -139,4 +159,17 @@ export const team = {
   signOffState: method(TestInput, TeamSignOff),
   /** Every owner set in a shared store (one call for the test list; none for a store not shared). */
   owners: method(StoreInput, z.array(TeamOwner)),
+  /** Team stores granted and not linked whose tests a store here holds: the link offered. */
+  linkOffers: method(
+    z.object({ storeId: StoreId.nullable().default(null) }).default({ storeId: null }),
+    z.object({
+      offers: z.array(TeamLinkOffer),
+      /** Team stores granted to this member and linked to no store here (0 when not joined). */
+      unlinkedTeamStores: z.int().nonnegative(),
+    }),
+  ),
+  /** The store the window shows (null: none), published to the team; who else has stores open. */
+  setOpen: method(z.object({ storeId: StoreId.nullable() }), TeamPresence),
+  /** Proposes the test's current call for sign-off (a colleague approves it with signOff). */
+  proposeSignOff: method(TestInput, TeamSignOff),
 };

@@ -71,7 +71,7 @@ export class TeamConnection {
         name: teamStoreId,
         document: doc,
         token: this.options.token,
-        // No presence yet: the window's "who else has this store open" is not built.
+        // Presence (presence.ts) rides on the provider's awareness.
         onAuthenticationFailed: ({ reason }) => {
           line.refused = reason;
           this.options.onRefused(teamStoreId, reason);
@@ -107,6 +107,11 @@ export class TeamConnection {
 
   refusal(teamStoreId: string): string | null {
     return this.lines.get(teamStoreId)?.refused ?? this.refusedAll;
+  }
+
+  /** Each open store's provider, by team store id (presence reads and writes their awareness). */
+  providers(): Map<string, HocuspocusProvider> {
+    return new Map([...this.lines].map(([id, line]) => [id, line.provider]));
   }
 
   storeIds(): string[] {

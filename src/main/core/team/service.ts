@@ -6,6 +6,7 @@ import type {
   Services,
   TeamComment,
   TeamNote,
+  TeamPresence,
   TeamStatus,
 } from '#shared/contract/index';
 import { problem } from '#shared/problem';
@@ -25,12 +26,15 @@ import {
   appendNote as appendTeamNote,
   teamNotes,
 } from '#shared/team/texts';
-import { approveSignOff, ownerOf, setOwner, signOffOf } from '#shared/team/values';
+import { approveSignOff, ownerOf, proposeSignOff, setOwner } from '#shared/team/values';
 import { getStoreRow } from '../db/cache/stores';
 import { getNote, notesFor, setNote as setLocalNote } from '../db/user/notes';
 import type { Db } from '../db/types';
 import type { SecretStore } from '../secrets';
 import { TeamConnection, waitConverged } from './connection';
+import { findLinkOffers } from './links';
+import { Presence } from './presence';
+import { signOffOut } from './sign-offs';
 import { memberOf, newTeamStore } from './server-http';
 import { mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
@@ -70,6 +74,8 @@ export interface TeamLayerDeps {
   callOf(storeId: string, testId: string): Promise<DecisionCall | null>;
   /** A shared store's layer changed (any origin): the tests it touched, null for store-wide records. */
   onChanged?(storeId: string, testIds: string[] | null): void;
+  /** Another member opened or left a store (the window's `team.presence` event). */
+  presenceChanged?: (presence: TeamPresence) => void;
 }
 
 export interface TeamLayer {
@@ -111,6 +117,15 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
   const docs = new Map<string, Y.Doc>();
   let connection: TeamConnection | null = null;
   let closed = false;
+  const presence = new Presence({
+    providers: () => connection?.providers() ?? new Map(),
+    storeOf: (teamStoreId) => linkOfTeamStore(db, teamStoreId)?.storeId ?? null,
+    member: () => {
+      const team = teamRow(db);
+      return team && team.leftAt === null ? team.member : null;
+    },
+    changed: (now) => deps.presenceChanged?.(now),
+  });
 
   function docOf(teamStoreId: string): Y.Doc {
     let doc = docs.get(teamStoreId);
@@ -235,6 +250,11 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     return opened;
   }
 
+  /** The window's hosts: the connection's providers publish the open store as soon as they exist. */
+  function publishPresence(): void {
+    if (connection) presence.publish();
+  }
+
   /** The window's hosts: connected while the core runs, from the start or the join on. */
   async function stayConnected(): Promise<void> {
     if (!deps.stayConnected || connection || closed) return;
@@ -243,6 +263,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     const token = await deps.secrets.get(team.tokenAccount).catch(() => null);
     if (!token || connection || closed) return;
     connection = connect(team.url, token);
+    publishPresence();
   }
   void stayConnected();
 
@@ -269,6 +290,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     saveLink(db, storeId, teamStoreId, now());
     const doc = docOf(teamStoreId);
     connection?.open(teamStoreId, doc);
+    publishPresence();
     void stayConnected();
   }
 
@@ -280,6 +302,27 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     const found = commentsOf(doc, testId).find((comment) => comment.id === id);
     if (!found) throw problem('notFound', 404, 'No such comment', `No comment ${id} on ${testId}.`);
     return commentOut(testId, found);
+  }
+
+  /** Approves or proposes the test's current call (from the decisions cache). */
+  async function signing(
+    storeId: string,
+    testId: string,
+    write: (doc: Y.Doc, testId: string, call: DecisionCall, actor: Actor) => void,
+  ) {
+    requireStore(storeId);
+    const doc = sharedDoc(storeId);
+    const call = await deps.callOf(storeId, testId);
+    if (call === null) {
+      throw problem(
+        'validation',
+        400,
+        'No call to sign off',
+        `Test ${testId} has no call in this store's cache yet: sync the store first.`,
+      );
+    }
+    writing(() => write(doc, testId, call, actor()));
+    return signOffOut(doc, testId);
   }
 
   const service: Services['team'] = {
@@ -359,6 +402,22 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       saveExchange(db, at);
       return { stores: ids.length, lastExchangeAt: at };
     },
+
+    async linkOffers({ storeId }) {
+      const team = teamRow(db);
+      if (!team || team.leftAt !== null) return { offers: [], unlinkedTeamStores: 0 };
+      const token = await tokenOrThrow();
+      return findLinkOffers({
+        db,
+        fetch: deps.fetch,
+        url: team.url,
+        token,
+        storeId,
+        timeoutMs: 10_000,
+      });
+    },
+
+    setOpen: async ({ storeId }) => presence.setOpen(storeId),
 
     async notes({ storeId }) {
       requireStore(storeId);
@@ -441,21 +500,8 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       return { testId, owner: now?.value ?? null, by: now?.by ?? null, at: now?.at ?? null };
     },
 
-    async signOff({ storeId, testId }) {
-      requireStore(storeId);
-      const doc = sharedDoc(storeId);
-      const call = await deps.callOf(storeId, testId);
-      if (call === null) {
-        throw problem(
-          'validation',
-          400,
-          'No call to sign off',
-          `Test ${testId} has no call in this store's cache yet: sync the store first.`,
-        );
-      }
-      writing(() => approveSignOff(doc, testId, call, actor()));
-      return signOffOut(doc, testId);
-    },
+    signOff: ({ storeId, testId }) => signing(storeId, testId, approveSignOff),
+    proposeSignOff: ({ storeId, testId }) => signing(storeId, testId, proposeSignOff),
 
     async signOffState({ storeId, testId }) {
       requireStore(storeId);
@@ -468,19 +514,6 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       return link ? ownersOf(docOf(link.teamStoreId)) : [];
     },
   };
-
-  function signOffOut(doc: Y.Doc, testId: string) {
-    const state = signOffOf(doc, testId);
-    return {
-      testId,
-      state: state?.state ?? null,
-      call: state?.call ?? null,
-      proposedBy: state?.proposedBy ?? null,
-      proposedAt: state?.proposedAt ?? null,
-      approvedBy: state?.approvedBy ?? null,
-      approvedAt: state?.approvedAt ?? null,
-    };
-  }
 
   const texts: SharedTexts = {
     note: sharedText,

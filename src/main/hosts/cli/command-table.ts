@@ -44,6 +44,7 @@ export const OPTIONS = {
   'add-tag': { type: 'string', multiple: true },
   'remove-tag': { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  propose: { type: 'boolean', default: false },
   url: { type: 'string' },
   'team-store': { type: 'string' },
   append: { type: 'string' },
@@ -71,6 +72,7 @@ export type Values = {
   'remove-tag'?: string[];
   json?: boolean;
   detail?: boolean;
+  propose?: boolean;
   url?: string;
   'team-store'?: string;
   append?: string;
@@ -318,8 +320,8 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ core, io, storeId, values }) => ownerCommand(core, io, storeId ?? '', values),
   },
   'sign-off': {
-    usage: 'sign-off --store S --test ID [--json]',
-    help: "approve the test's current call for the team (it must be\nthe call proposed, if one was)",
+    usage: 'sign-off --store S --test ID [--propose] [--json]',
+    help: "approve the test's current call for the team (it must be\nthe call proposed, if one was); --propose proposes it\nfor a colleague to approve",
     json: true,
     check: (_extra, values) =>
       values.store && values.test ? null : 'sign-off needs --store ID and --test ID.',

@@ -7,6 +7,7 @@ import {
 } from '#shared/contract/index';
 import type { Writable } from 'node:stream';
 import type { Core, ExportRequest } from '#core/index';
+import { printLinkHints } from './team-commands';
 
 const PROGRESS_INTERVAL_MS = 1000;
 
@@ -67,12 +68,14 @@ export async function addStore(
   // The same schema as the window's "Add store": the CLI accepts exactly what the app accepts.
   const store = await core.services.stores.add(AddStoreInput.parse(input));
   io.out(`Added store "${store.name}" with id ${store.id} (key kept in: ${store.keyStorage}).`);
+  await printLinkHints(core, io, store.id);
   return 0;
 }
 
 export async function addDemo(core: Core, io: Io): Promise<number> {
   const store = await core.services.stores.openDemo({});
   io.out(`Demo store ready with id ${store.id}.`);
+  await printLinkHints(core, io, store.id);
   return 0;
 }
 
@@ -156,6 +159,7 @@ export async function sync(core: Core, io: Io, storeId: string | null): Promise<
       io.err(`${name(id)}: ${edit.kind} "${edit.label}" ${edit.state}. ${why}`);
     }
   }
+  await printLinkHints(core, io, storeId);
   return failed > 0 ? 1 : 0;
 }
 

@@ -6,6 +6,29 @@ import type { Values } from './command-table';
 import { readSecret } from './secret-input';
 
 export const TEAM_TOKEN_ENV = 'SPLITBOOK_TEAM_TOKEN';
+
+/**
+ * The link offered (after `add-store`, `add-demo` and `sync` when a team is joined): the team stores
+ * granted and not linked whose tests a store holds, or, for a store with no tests yet, how many there
+ * are. A hint only: a team server out of reach prints nothing and fails nothing.
+ */
+export async function printLinkHints(core: Core, io: Io, storeId: string | null): Promise<void> {
+  const status = await core.services.team.status({}).catch(() => null);
+  if (!status?.joined) return;
+  const found = await core.services.team.linkOffers({ storeId }).catch(() => null);
+  if (!found) return;
+  for (const offer of found.offers) {
+    io.out(
+      `${offer.storeName} holds ${offer.matchingTests} of the ${offer.teamTests} tests team store ${offer.teamStoreId} (shared by ${offer.sharedBy}) has notes or comments on: "team link --store ${offer.storeId} --team-store ${offer.teamStoreId}" links it to the team's copy.`,
+    );
+  }
+  if (found.offers.length === 0 && storeId !== null && found.unlinkedTeamStores > 0) {
+    const stores = found.unlinkedTeamStores === 1 ? 'store' : 'stores';
+    io.out(
+      `The team shares ${found.unlinkedTeamStores} ${stores} not linked on this desktop; after this store's first sync ("sync --store ${storeId}") the link is offered if its tests are among them.`,
+    );
+  }
+}
 export const TEAM_SUBCOMMANDS = ['join', 'leave', 'status', 'share', 'link', 'sync'] as const;
 
 /** A wrong `team …` command line, in words (exit 2), or null. */
@@ -202,8 +225,15 @@ export async function ownerCommand(core: Core, io: Io, storeId: string, values: 
 }
 
 export async function signOffCommand(core: Core, io: Io, storeId: string, values: Values) {
-  const signOff = await core.services.team.signOff({ storeId, testId: values.test ?? '' });
+  const input = { storeId, testId: values.test ?? '' };
+  const signOff = values.propose
+    ? await core.services.team.proposeSignOff(input)
+    : await core.services.team.signOff(input);
   if (values.json) io.out(JSON.stringify(signOff));
+  else if (values.propose)
+    io.out(
+      `${signOff.testId}: "${signOff.call ?? ''}" proposed for sign-off by ${signOff.proposedBy ?? '?'} on ${signOff.proposedAt ?? '?'}; not yet approved.`,
+    );
   else
     io.out(
       `${signOff.testId}: "${signOff.call ?? ''}" approved by ${signOff.approvedBy ?? '?'} on ${signOff.approvedAt ?? '?'}.`,

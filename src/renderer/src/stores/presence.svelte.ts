@@ -1,0 +1,28 @@
+// Who else has each shared store open (the team's presence): the window publishes the store it shows and follows the others' through the `team.presence` event.
+import type { TeamPresence } from '#shared/contract/index';
+import { api } from '../lib/api';
+import { getBridge } from '../lib/bridge';
+
+class Presence {
+  #stores = $state.raw<TeamPresence['stores']>([]);
+
+  /** The other members with `storeId` open, names sorted (none when not on a team). */
+  othersIn(storeId: string): string[] {
+    return this.#stores.find((s) => s.storeId === storeId)?.members ?? [];
+  }
+
+  /** Publishes the store the window shows (null: all stores); a solo desktop answers nobody. */
+  open(storeId: string | null): void {
+    api.team.setOpen({ storeId }).then(
+      (now) => (this.#stores = now.stores),
+      // Presence is a courtesy: a host without a team layer or a refused call shows nobody.
+      () => (this.#stores = []),
+    );
+  }
+
+  follow(): () => void {
+    return getBridge().on('team.presence', (payload) => (this.#stores = payload.stores));
+  }
+}
+
+export const presence = new Presence();
