@@ -1,7 +1,7 @@
 // The lists' keyboard, once (issue 45, item 6): which key moves where, opens, edits or clears, in a
 // plain list (Decisions), one with pages (Tests) and an editable grid of cells (Backlog).
 import { describe, expect, test } from 'vitest';
-import { clampRow, gridAction } from '../../src/renderer/src/lib/gridKeys';
+import { clampRow, gridAction, handleGridKey } from '../../src/renderer/src/lib/gridKeys';
 
 describe('gridAction in a plain list', () => {
   const at = { row: 3, rows: 10 };
@@ -70,5 +70,59 @@ describe('gridAction in an editable grid of cells', () => {
     expect(gridAction('F2', at)).toEqual({ kind: 'activate', key: 'F2' });
     expect(gridAction('Enter', at)).toEqual({ kind: 'activate', key: 'Enter' });
     expect(gridAction('F2', { ...at, row: -1 })).toEqual({ kind: 'move', row: 0, column: 1 });
+  });
+});
+
+describe('handleGridKey', () => {
+  const pressed = (key: string) => {
+    const event = { key, prevented: false, preventDefault: () => (event.prevented = true) };
+    return event;
+  };
+  const record = () => {
+    const calls: string[] = [];
+    return {
+      calls,
+      on: {
+        move: (row: number, column: number) => calls.push(`move ${row} ${column}`),
+        activate: (key: string) => calls.push(`activate ${key}`),
+        clear: () => calls.push('clear'),
+      },
+    };
+  };
+
+  test("a list's key goes to its handler and its default is prevented", () => {
+    for (const [key, call] of [
+      ['j', 'move 4 0'],
+      ['Enter', 'activate Enter'],
+      ['Escape', 'clear'],
+    ] as const) {
+      const { calls, on } = record();
+      const event = pressed(key);
+      expect(handleGridKey(event, { row: 3, rows: 10 }, on)).toBe(true);
+      expect(calls).toEqual([call]);
+      expect(event.prevented).toBe(true);
+    }
+  });
+
+  test("a key not the list's is left alone: no handler, the default kept", () => {
+    const { calls, on } = record();
+    const event = pressed('x');
+    expect(handleGridKey(event, { row: 3, rows: 10 }, on)).toBe(false);
+    expect(calls).toEqual([]);
+    expect(event.prevented).toBe(false);
+  });
+
+  test('a grid of cells moves a column and edits with F2', () => {
+    const { calls, on } = record();
+    const at = { row: 2, rows: 5, column: 1, columns: 5, editable: true };
+    handleGridKey(pressed('l'), at, on);
+    handleGridKey(pressed('F2'), at, on);
+    expect(calls).toEqual(['move 2 2', 'activate F2']);
+  });
+
+  test('a list without a handler for an answer still takes the key (an empty list and Esc)', () => {
+    const event = pressed('Enter');
+    expect(handleGridKey(event, { row: -1, rows: 0 }, {})).toBe(true);
+    expect(event.prevented).toBe(true);
   });
 });

@@ -74,4 +74,34 @@ describe('LatestAnswer', () => {
     expect(seen).toEqual(['answer new', 'settled']);
     await expect(new LatestAnswer().settled()).resolves.toBeUndefined();
   });
+
+  test('a fetch is called at once and told whether it is still the last ask', async () => {
+    const latest = new LatestAnswer();
+    const { on } = recorder();
+    let called = false;
+    let stillMine: () => boolean = () => false;
+    const first = deferred<string>();
+    const a = latest.ask((current) => {
+      called = true;
+      stillMine = current;
+      return first.promise;
+    }, on);
+    expect(called).toBe(true);
+    expect(stillMine()).toBe(true);
+    void latest.ask(() => Promise.resolve('new'), on);
+    expect(stillMine()).toBe(false);
+    first.resolve('old');
+    await a;
+  });
+
+  test('current: work following on from the last ask counts until another ask begins', async () => {
+    const latest = new LatestAnswer();
+    const { on } = recorder();
+    await latest.ask(() => Promise.resolve('page 1'), on);
+    const nextPage = latest.current();
+    expect(nextPage()).toBe(true);
+    expect(latest.current()()).toBe(true);
+    await latest.ask(() => Promise.resolve('new query'), on);
+    expect(nextPage()).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 // Words for pending edits: a field's label, a value as text, and what a record's state means to the user.
-import type { EditState, PendingEdit } from '#shared/contract/index';
+import type { EditState, PendingEdit, StoreSummary } from '#shared/contract/index';
 import { TEST_FIELDS } from '#shared/domain/test-fields';
 
 /** Labels of the fields of every kind of record: a test's from their descriptions, then a campaign's and an audience's. */
@@ -58,4 +58,56 @@ export function fieldPending(
 export function lastEditOf(record: PendingEdit, field: string): number | null {
   const edit = [...record.edits].reverse().find((e) => e.fields.includes(field));
   return edit?.seq ?? null;
+}
+
+/** What each kind of record is called in the list. */
+export const KIND_LABEL: Record<PendingEdit['kind'], string> = {
+  test: 'Test',
+  campaign: 'Campaign',
+  tag: 'New tag',
+  audience: 'New audience',
+};
+
+/** A record's key in the list, or (with a field) the key of one of its fields' typed value. */
+export function keyOf(r: PendingEdit, field = ''): string {
+  return `${r.storeId}/${r.kind}/${r.recordId}/${field}`;
+}
+
+/**
+ * A value typed to settle a conflicting field, read as the field's own type (as "mine" is): a number
+ * (empty: none), yes/true for a flag, a list split at commas, else the text.
+ */
+export function parseTyped(r: PendingEdit, field: string, text: string): unknown {
+  const sample = r.changes.find((c) => c.field === field)?.mine;
+  if (typeof sample === 'number') return text.trim() === '' ? null : Number(text);
+  if (typeof sample === 'boolean') return text.trim().toLowerCase() === 'yes' || text === 'true';
+  if (Array.isArray(sample))
+    return text
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
+  return text;
+}
+
+/** The stores with an edit that Send now can send (queued, or waiting for its store), each once. */
+export function pushableStores(rows: readonly PendingEdit[]): string[] {
+  return [
+    ...new Set(
+      rows.filter((r) => r.state === 'queued' || r.state === 'waiting').map((r) => r.storeId),
+    ),
+  ];
+}
+
+/** The stores in scope with edits here that cannot be reached now (their sync says offline). */
+export function unreachable<S extends Pick<StoreSummary, 'id' | 'sync'>>(
+  list: readonly S[],
+  scope: string | null,
+  rows: readonly PendingEdit[],
+): S[] {
+  return list.filter(
+    (s) =>
+      (scope === null || s.id === scope) &&
+      (s.sync.state === 'offline' || s.sync.lastOutcome === 'offline') &&
+      rows.some((r) => r.storeId === s.id),
+  );
 }

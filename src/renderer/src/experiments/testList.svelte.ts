@@ -1,7 +1,15 @@
 // The test list: filters, sort, and rows loaded page by page (keyset cursor) as the user scrolls.
-import type { Facets, Resource, TestFilter, TestListInput, TestRow } from '#shared/contract/index';
+import type {
+  Facets,
+  Resource,
+  TestFilter,
+  TestListInput,
+  TestPage,
+  TestRow,
+} from '#shared/contract/index';
 import type { Problem } from '#shared/problem';
 import { api, toProblem } from '../lib/api';
+import { LatestAnswer } from '../lib/latestAnswer';
 import { nav } from '../lib/navigation.svelte';
 import type { Sort } from './sorting';
 
@@ -88,7 +96,8 @@ class TestList {
   #pages: { start: number; cursor: string | null }[] = [];
   /** The rows on screen (overscan included), as the table last reported them. */
   #window = { first: 0, last: 0 };
-  #generation = 0;
+  /** Each load, refresh and page asks through it: only the last ask's rows reach the list. */
+  #latest = new LatestAnswer();
   #paging: Promise<void> | null = null;
   #queryKey: string | null = null;
   #version = -1;
@@ -124,72 +133,79 @@ class TestList {
   }
 
   /** A new query: start again from the first page. */
-  async reload() {
-    const generation = ++this.#generation;
+  reload(): Promise<void> {
     this.loading = true;
     this.problem = null;
     this.#paging = null;
-    // The rows are asked for before the chip counts: the host answers in order, and rows are what the eye wants first.
-    const first = api.tests.list({ ...this.#query(), cursor: null, limit: FIRST_PAGE_SIZE });
-    void this.#loadFacets(generation);
-    try {
-      const page = await first;
-      if (generation !== this.#generation) return;
-      this.rows = page.rows;
-      this.total = page.total;
-      this.#cursor = page.nextCursor;
-      this.#pages = [{ start: 0, cursor: null }];
-    } catch (error) {
-      if (generation !== this.#generation) return;
-      this.rows = [];
-      this.total = 0;
-      this.#cursor = null;
-      this.problem = toProblem(error);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+    return this.#latest.ask(
+      (current) => {
+        // The rows are asked for before the chip counts: the host answers in order, and rows are what the eye wants first.
+        const first = api.tests.list({ ...this.#query(), cursor: null, limit: FIRST_PAGE_SIZE });
+        void this.#loadFacets(current);
+        return first;
+      },
+      {
+        answer: (page) => {
+          this.rows = page.rows;
+          this.total = page.total;
+          this.#cursor = page.nextCursor;
+          this.#pages = [{ start: 0, cursor: null }];
+        },
+        problem: (problem) => {
+          this.rows = [];
+          this.total = 0;
+          this.#cursor = null;
+          this.problem = problem;
+        },
+        settled: () => (this.loading = false),
+      },
+    );
   }
 
   /**
    * The same query again after the data changed (a sync): the old rows stay on screen until as many
    * new ones are loaded, so the scroll position and selection survive.
    */
-  async refresh() {
-    const generation = ++this.#generation;
+  refresh(): Promise<void> {
     this.#paging = null;
     const wanted = Math.max(this.rows.length, FIRST_PAGE_SIZE);
     const query = this.#query();
-    const rows: TestRow[] = [];
-    const pages: { start: number; cursor: string | null }[] = [];
-    let cursor: string | null = null;
-    let total: number;
-    try {
-      do {
-        pages.push({ start: rows.length, cursor });
-        const request = api.tests.list({
-          ...query,
-          cursor,
-          limit: Math.min(PAGE_SIZE, wanted - rows.length),
-        });
-        // As in reload: rows first, then the chip counts.
-        if (cursor === null) void this.#loadFacets(generation);
-        const page = await request;
-        if (generation !== this.#generation) return;
-        rows.push(...page.rows);
-        cursor = page.nextCursor;
-        total = page.total;
-      } while (cursor !== null && rows.length < wanted);
-      this.rows = rows;
-      this.total = total;
-      this.#cursor = cursor;
-      this.#pages = pages;
-      this.problem = null;
-    } catch (error) {
-      // Keep showing what we had; the banner says the refresh failed.
-      if (generation === this.#generation) this.problem = toProblem(error);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+    return this.#latest.ask(
+      async (current) => {
+        const rows: TestRow[] = [];
+        const pages: { start: number; cursor: string | null }[] = [];
+        let cursor: string | null = null;
+        let total = 0;
+        do {
+          pages.push({ start: rows.length, cursor });
+          const request = api.tests.list({
+            ...query,
+            cursor,
+            limit: Math.min(PAGE_SIZE, wanted - rows.length),
+          });
+          // As in reload: rows first, then the chip counts.
+          if (cursor === null) void this.#loadFacets(current);
+          const page = await request;
+          if (!current()) break;
+          rows.push(...page.rows);
+          cursor = page.nextCursor;
+          total = page.total;
+        } while (cursor !== null && rows.length < wanted);
+        return { rows, total, cursor, pages };
+      },
+      {
+        answer: ({ rows, total, cursor, pages }) => {
+          this.rows = rows;
+          this.total = total;
+          this.#cursor = cursor;
+          this.#pages = pages;
+          this.problem = null;
+        },
+        // Keep showing what we had; the banner says the refresh failed.
+        problem: (problem) => (this.problem = problem),
+        settled: () => (this.loading = false),
+      },
+    );
   }
 
   /**
@@ -202,28 +218,34 @@ class TestList {
     const { first, last } = this.#window;
     const page = this.#pages.findLast((p) => p.start <= first);
     if (!page || this.rows.length <= FIRST_PAGE_SIZE) return this.refresh();
-    const generation = ++this.#generation;
     this.#paging = null;
     const limit = Math.max(last, first + 1) - page.start;
-    try {
-      const request = api.tests.list({ ...this.#query(), cursor: page.cursor, limit });
-      void this.#loadFacets(generation);
-      const fresh = await request;
-      if (generation !== this.#generation) return;
-      const before = this.rows.slice(0, page.start);
-      if (fresh.nextCursor === null) {
-        // The list now ends inside the window: nothing after it is left.
-        this.rows = [...before, ...fresh.rows];
-        this.#cursor = null;
-        this.#pages = this.#pages.filter((p) => p.start < this.rows.length || p === page);
-      } else {
-        this.rows = [...before, ...fresh.rows, ...this.rows.slice(page.start + fresh.rows.length)];
-      }
-      this.total = fresh.total;
-      this.problem = null;
-    } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
+    return this.#latest.ask(
+      (current) => {
+        const request = api.tests.list({ ...this.#query(), cursor: page.cursor, limit });
+        void this.#loadFacets(current);
+        return request;
+      },
+      {
+        answer: (fresh) => this.#mergeWindow(page, fresh),
+        problem: (problem) => (this.problem = problem),
+      },
+    );
+  }
+
+  /** The rows of a window's refresh put in place of those they replace. */
+  #mergeWindow(page: { start: number; cursor: string | null }, fresh: TestPage) {
+    const before = this.rows.slice(0, page.start);
+    if (fresh.nextCursor === null) {
+      // The list now ends inside the window: nothing after it is left.
+      this.rows = [...before, ...fresh.rows];
+      this.#cursor = null;
+      this.#pages = this.#pages.filter((p) => p.start < this.rows.length || p === page);
+    } else {
+      this.rows = [...before, ...fresh.rows, ...this.rows.slice(page.start + fresh.rows.length)];
     }
+    this.total = fresh.total;
+    this.problem = null;
   }
 
   /** Loads further pages until row `index` is loaded or the list ends. */
@@ -237,26 +259,26 @@ class TestList {
   }
 
   async #nextPage() {
-    const generation = this.#generation;
+    const current = this.#latest.current();
     const cursor = this.#cursor;
     try {
       const page = await api.tests.list({ ...this.#query(), cursor, limit: PAGE_SIZE });
-      if (generation !== this.#generation) return;
+      if (!current()) return;
       this.#pages.push({ start: this.rows.length, cursor });
       this.rows = [...this.rows, ...page.rows];
       this.total = page.total;
       this.#cursor = page.nextCursor;
     } catch (error) {
-      if (generation === this.#generation) this.problem = toProblem(error);
+      if (current()) this.problem = toProblem(error);
     }
   }
 
-  async #loadFacets(generation: number) {
+  async #loadFacets(current: () => boolean) {
     // Status counts ignore the status filter itself, so every chip keeps its count while selected.
     const { sort: _sort, ...filter } = this.#query();
     try {
       const facets = await api.tests.facets({ ...filter, statuses: [] });
-      if (generation === this.#generation) this.facets = facets;
+      if (current()) this.facets = facets;
     } catch {
       // The list shows the problem; chips without counts still work.
     }

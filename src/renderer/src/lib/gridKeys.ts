@@ -69,3 +69,28 @@ export function gridAction(key: string, at: GridPosition): GridAction | null {
 export function clampRow(index: number, rows: number): number {
   return Math.min(rows - 1, Math.max(0, index));
 }
+
+/** What a list does with each answer of `gridAction`; a list without a use for one leaves it out. */
+export interface GridKeyHandlers {
+  move?(row: number, column: number): void;
+  activate?(key: 'Enter' | 'F2'): void;
+  clear?(): void;
+}
+
+/**
+ * A key pressed in a list, handled: the answer of `gridAction` goes to its handler and the key's default
+ * is prevented. True when the key was the list's (the app then leaves it alone), false otherwise.
+ */
+export function handleGridKey(
+  event: Pick<KeyboardEvent, 'key' | 'preventDefault'>,
+  at: GridPosition,
+  on: GridKeyHandlers,
+): boolean {
+  const action = gridAction(event.key, at);
+  if (!action) return false;
+  if (action.kind === 'move') on.move?.(action.row, action.column);
+  else if (action.kind === 'activate') on.activate?.(action.key);
+  else on.clear?.();
+  event.preventDefault();
+  return true;
+}

@@ -1,5 +1,6 @@
-// The stale-answer guard, once (the Loader, the Backlog, the Learnings and the planner use it): each load
-// asks again, and only the last ask's answer or error reaches the screen; an answer overtaken is dropped.
+// The stale-answer guard, once (the Loader, the test list, the Backlog, the Learnings and the planner use
+// it): each load asks again, and only the last ask's answer or error reaches the screen; an answer
+// overtaken is dropped.
 import type { Problem } from '#shared/problem';
 import { toProblem } from './api';
 
@@ -16,12 +17,17 @@ export class LatestAnswer {
   #asked = 0;
   #last: Promise<void> = Promise.resolve();
 
-  /** Asks `fetch`; its answer or problem is handed on only if no other ask began meanwhile. */
-  ask<T>(fetch: () => Promise<T>, on: AnswerHandlers<T>): Promise<void> {
+  /**
+   * Asks `fetch`; its answer or problem is handed on only if no other ask began meanwhile. `fetch` is
+   * called at once and gets `current`, true while no other ask has begun: a fetch of several steps stops
+   * early when overtaken, and work begun beside it (counts loaded alongside) knows whether it still counts.
+   */
+  ask<T>(fetch: (current: () => boolean) => Promise<T>, on: AnswerHandlers<T>): Promise<void> {
     const mine = ++this.#asked;
+    const current = () => mine === this.#asked;
     const run = (async () => {
       try {
-        const data = await fetch();
+        const data = await fetch(current);
         if (mine === this.#asked) on.answer(data);
       } catch (error) {
         if (mine === this.#asked) on.problem(toProblem(error));
@@ -31,6 +37,15 @@ export class LatestAnswer {
     })();
     this.#last = run;
     return run;
+  }
+
+  /**
+   * Whether the last ask is still the last: work that follows on from it without asking again (the next
+   * page of the same list) hands its answer on only while this stays true.
+   */
+  current(): () => boolean {
+    const asked = this.#asked;
+    return () => asked === this.#asked;
   }
 
   /** Resolves once the last ask has settled, and any begun while it ran. */
