@@ -150,6 +150,7 @@ describe('decisions made with the results', { timeout: 60_000 }, () => {
         search: '',
         includeRemoved: false,
         hasAlerts: false,
+        mine: false,
         sort: { key, dir: 'asc' },
         cursor: null,
         limit: 1000,

@@ -324,6 +324,7 @@ describe('Decisions, end to end', { timeout: 120_000 }, () => {
         search: '',
         includeRemoved: false,
         hasAlerts: false,
+        mine: false,
         sort: { key: 'title', dir: 'asc' },
         cursor: null,
         limit: 5,

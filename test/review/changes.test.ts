@@ -244,6 +244,7 @@ describe('the review memory', { timeout: 60_000 }, () => {
         search: 'zebracrossing',
         includeRemoved: false,
         hasAlerts: false,
+        mine: false,
         sort: { key: 'title', dir: 'asc' },
         cursor: null,
         limit: 50,

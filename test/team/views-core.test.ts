@@ -2,7 +2,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AppEvent } from '#shared/contract/index';
+import { TestFilter, TestListInput, type AppEvent } from '#shared/contract/index';
 import type { Core } from '#core/types';
 import { runTsx } from '../hosts/support/spawn';
 import { allTestRows, startCore } from '../support/core';
@@ -184,6 +184,55 @@ describe("the views' notes on a shared store", () => {
       expect(events.filter((e) => e.name === 'team.changed')).toEqual([]);
     } finally {
       await solo.close();
+    }
+  });
+});
+
+describe('the "Mine" filter on a shared store', () => {
+  /** Three of the demo store's test ids, read by the first test. */
+  let ids: [string, string, string] = ['', '', ''];
+  const mine = async (core: Core) =>
+    (await core.services.tests.list(TestListInput.parse({ storeId: 'demo', mine: true }))).rows.map(
+      (row) => row.id,
+    );
+
+  it("lists the tests whose team owner is this desktop's member, follows a colleague's change, and counts its chips from it", async () => {
+    const [t1, t2, t3] = (await allTestRows(alice, 'demo')).map((row) => row.id);
+    if (!t1 || !t2 || !t3) throw new Error('the demo store has three tests');
+    ids = [t1, t2, t3];
+    expect(await mine(alice)).toEqual([]);
+    await alice.services.team.setOwner({ storeId: 'demo', testId: ids[0], owner: 'alice' });
+    await alice.services.team.setOwner({ storeId: 'demo', testId: ids[1], owner: 'bob' });
+    expect(await mine(alice)).toEqual([ids[0]]);
+    await until(async () => (await mine(bob)).join() === ids[1], "bob's own test on bob's desktop");
+    const facets = await bob.services.tests.facets(
+      TestFilter.parse({ storeId: 'demo', mine: true }),
+    );
+    expect(Object.values(facets.statusCounts).reduce((a, b) => a + b, 0)).toBe(1);
+    // Bob takes t1 over: it leaves alice's "Mine" and joins his.
+    await bob.services.team.setOwner({ storeId: 'demo', testId: ids[0], owner: 'bob' });
+    await until(async () => (await mine(alice)).length === 0, "t1 leaving alice's Mine");
+    expect((await mine(bob)).sort()).toEqual([ids[0], ids[1]].sort());
+    // Without the filter, the list is as before.
+    const all = await alice.services.tests.list(TestListInput.parse({ storeId: 'demo' }));
+    expect(all.rows.length).toBeGreaterThan(2);
+  });
+
+  it('fills the copy from the layer when a store is linked', async () => {
+    const carol = await startCore(path.join(root, 'carol'), { host: 'browser' });
+    try {
+      await carol.services.stores.openDemo({});
+      await carol.services.team.join({
+        url: server.url,
+        token: addMember(serverDir, 'carol', 'all'),
+      });
+      await bob.services.team.setOwner({ storeId: 'demo', testId: ids[2], owner: 'carol' });
+      const { stores } = await alice.services.team.status({});
+      const teamStoreId = stores[0]?.teamStoreId ?? '';
+      await carol.services.team.link({ storeId: 'demo', teamStoreId });
+      await until(async () => (await mine(carol)).join() === ids[2], "carol's test on her desktop");
+    } finally {
+      await carol.close();
     }
   });
 });

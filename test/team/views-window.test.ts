@@ -152,6 +152,24 @@ describe("a shared store's test in two windows", () => {
     expect(bobWin.pageErrors).toEqual([]);
   });
 
+  it('narrows the list to the tests I own with "Mine", and back', async () => {
+    const b = bobWin.page;
+    const rows = b.locator('[data-testid="test-grid"] .viewport [role="row"]');
+    // The search that opened the test goes first: the whole store's list.
+    await b.getByTestId('search').fill('');
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBeGreaterThan(1);
+    const before = await rows.count();
+    // Bob owns the test since the step above: "Mine" shows it alone.
+    await b.getByTestId('mine-chip').click();
+    expect(await b.getByTestId('mine-chip').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBe(1);
+    expect(await rows.first().textContent()).toContain(test.title);
+    await screenshotsAtEverySize(b, SHOTS, 'team-mine');
+    await b.getByTestId('mine-chip').click();
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBe(before);
+    expect(bobWin.pageErrors).toEqual([]);
+  });
+
   it('shows a note the CLI writes beside the running window, without a restart', async () => {
     const run = await runTsx('src/main/hosts/cli/main.ts', [
       '--data-dir',

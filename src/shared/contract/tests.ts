@@ -36,6 +36,8 @@ export const TestFilter = z.object({
   includeRemoved: z.boolean().default(false),
   /** Only tests whose cached results raised a data-quality alert (shared/domain/statistics). */
   hasAlerts: z.boolean().default(false),
+  /** Only tests of shared stores whose owner, in the team layer, is this desktop's member ("Mine"). */
+  mine: z.boolean().default(false),
 });
 export type TestFilter = z.infer<typeof TestFilter>;
 export type TestFilterInput = z.input<typeof TestFilter>;

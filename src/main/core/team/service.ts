@@ -36,7 +36,7 @@ import { findLinkOffers } from './links';
 import { Presence } from './presence';
 import { signOffOut } from './sign-offs';
 import { memberOf, newTeamStore } from './server-http';
-import { mirrorTexts, ownersOf, touchedBy } from './views';
+import { mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
 import {
   appendUpdate,
@@ -150,9 +150,13 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       const touched = touchedBy(transaction.doc, transaction);
       if (touched.tests.size === 0 && !touched.store) return;
       mirrorTexts(db, storeId, transaction.doc, touched.texts, now());
+      if (touched.tests.size > 0) mirrorOwners(db, storeId, transaction.doc, touched.tests);
       deps.onChanged?.(storeId, touched.store ? null : [...touched.tests]);
     });
     docs.set(teamStoreId, doc);
+    // The copy of the owners follows the layer as read now (a copy older than it never lingers).
+    const linked = linkOfTeamStore(db, teamStoreId)?.storeId;
+    if (linked) mirrorOwners(db, linked, doc, null);
     return doc;
   }
 
@@ -289,6 +293,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     }
     saveLink(db, storeId, teamStoreId, now());
     const doc = docOf(teamStoreId);
+    mirrorOwners(db, storeId, doc, null);
     connection?.open(teamStoreId, doc);
     publishPresence();
     void stayConnected();

@@ -9,6 +9,7 @@ import { ownerOf } from '#shared/team/values';
 import type { Db } from '../db/types';
 import { getNote, noteKey, setNote } from '../db/user/notes';
 import { hasTakeaways, setTakeaway, takeawaysFor } from '../db/user/takeaways';
+import { copyOwners } from '../db/user/team';
 
 export interface Touched {
   /** Tests whose note, takeaway or records changed. */
@@ -80,4 +81,24 @@ export function ownersOf(doc: Y.Doc): TeamOwner[] {
     if (owner?.value) out.push({ testId, owner: owner.value, by: owner.by, at: owner.at });
   }
   return out;
+}
+
+/**
+ * Writes the document's owners into the user file (`team_owners`), for `testIds` or, when null,
+ * for the whole store: the test list's "Mine" filter is SQL over that copy.
+ */
+export function mirrorOwners(
+  db: Db,
+  storeId: string,
+  doc: Y.Doc,
+  testIds: Iterable<string> | null,
+): void {
+  if (db.readonly) return;
+  const ids = testIds === null ? teamTestIds(doc) : [...testIds];
+  const owners = new Map<string, string>();
+  for (const testId of ids) {
+    const owner = ownerOf(doc, testId)?.value;
+    if (owner) owners.set(testId, owner);
+  }
+  copyOwners(db, storeId, owners, testIds === null ? null : ids);
 }

@@ -7,6 +7,8 @@ export const ownerKey = (storeId: string, testId: string) => `${storeId}\u0000${
 class Owners {
   /** Owner of each test with one, keyed by ownerKey. */
   byKey = $state.raw(new Map<string, TeamOwner>());
+  /** This desktop's member name while it has shared stores (null: solo), for the "Mine" filter. */
+  member = $state<string | null>(null);
   private asked = 0;
 
   /** Reads the owners of `scope` (a store, or null: every shared store) again. */
@@ -14,6 +16,7 @@ class Owners {
     const ask = ++this.asked;
     try {
       const status = await api.team.status({});
+      this.member = status.stores.length > 0 ? status.member : null;
       const stores = status.stores
         .map((s) => s.storeId)
         .filter((id) => scope === null || id === scope);
@@ -30,6 +33,16 @@ class Owners {
     } catch {
       // The column shows nothing rather than a stale owner; the detail pane says why in its banner.
       if (ask === this.asked) this.byKey = new Map();
+    }
+  }
+
+  /** Reads who this desktop is on the team again (the "Mine" chip shows while a store is shared). */
+  async loadMember(): Promise<void> {
+    try {
+      const status = await api.team.status({});
+      this.member = status.stores.length > 0 ? status.member : null;
+    } catch {
+      this.member = null;
     }
   }
 

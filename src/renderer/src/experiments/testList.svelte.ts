@@ -42,6 +42,7 @@ export const EMPTY_FILTERS: Filters = {
   search: '',
   includeRemoved: false,
   hasAlerts: false,
+  mine: false,
 };
 
 export function hasFilters(filters: Filters): boolean {
@@ -54,6 +55,7 @@ export function hasFilters(filters: Filters): boolean {
     filters.campaignId !== null ||
     filters.audienceId !== null ||
     filters.hasAlerts ||
+    filters.mine ||
     filters.search.trim() !== ''
   );
 }
@@ -71,6 +73,7 @@ export function activeFilterCount(filters: Filters): number {
       filters.audienceId,
     ].filter((value) => value !== null).length +
     (filters.hasAlerts ? 1 : 0) +
+    (filters.mine ? 1 : 0) +
     (filters.includeRemoved ? 1 : 0)
   );
 }

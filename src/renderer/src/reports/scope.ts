@@ -41,6 +41,7 @@ export function testScope(storeId: string, testId: string, title: string): Expor
       search: '',
       includeRemoved: true,
       hasAlerts: false,
+      mine: false,
     },
     testId,
     label: title,

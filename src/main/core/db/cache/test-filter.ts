@@ -46,6 +46,14 @@ export function filterWhere(filter: TestFilter, withStatuses: boolean, withNotes
     );
   }
   if (filter.hasAlerts) add(where, '+t.alert_count > 0');
+  // The user file's copy of the team layer's owners (team/views.ts keeps it); the window's cores
+  // always have the user file attached, the only ones that ask for "Mine".
+  if (filter.mine) {
+    add(
+      where,
+      '(t.store_id, t.id) IN (SELECT o.store_id, o.test_id FROM user.team_owners o WHERE o.owner = (SELECT member FROM user.team WHERE id = 1))',
+    );
+  }
   addSearch(where, filter.search, withNotes);
   return where;
 }

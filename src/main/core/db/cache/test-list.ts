@@ -273,10 +273,12 @@ export function testFacets(db: Db, filter: TestFilter): Facets {
 
 /**
  * Whether the kept counts (test_facet_counts, migration 9) answer the filter: they hold store, removed,
- * status, stage, goal, device and alerted, so a search, tag, campaign or audience condition needs the tests.
+ * status, stage, goal, device and alerted, so a search, tag, campaign, audience or "Mine" condition needs
+ * the tests.
  */
 function countsAnswer(filter: TestFilter): boolean {
   return (
+    !filter.mine &&
     filter.search.trim() === '' &&
     filter.tag === null &&
     filter.campaignId === null &&

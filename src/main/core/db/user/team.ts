@@ -143,3 +143,36 @@ export const lastUpdateId = (db: Db): number => LAST_ID.get(db)?.id ?? 0;
 
 /** Every store's updates past `after`, in order. */
 export const updatesAfter = (db: Db, after: number) => AFTER.all(db, { after });
+
+const OWNERS_OF_STORE = read<{ testId: string; owner: string }, { storeId: string }>(
+  `SELECT test_id AS testId, owner FROM user.team_owners WHERE store_id = @storeId`,
+);
+const PUT_OWNER = write<{ storeId: string; testId: string; owner: string }>(
+  `INSERT INTO user.team_owners (store_id, test_id, owner) VALUES (@storeId, @testId, @owner)
+   ON CONFLICT (store_id, test_id) DO UPDATE SET owner = excluded.owner`,
+);
+const DROP_OWNER = write<{ storeId: string; testId: string }>(
+  `DELETE FROM user.team_owners WHERE store_id = @storeId AND test_id = @testId`,
+);
+
+/**
+ * Makes the user file's copy of a shared store's owners what the layer says for `testIds` (all of
+ * the store's when null): the "Mine" filter reads it in SQL. Rows already right are not written.
+ */
+export function copyOwners(
+  db: Db,
+  storeId: string,
+  owners: ReadonlyMap<string, string>,
+  testIds: Iterable<string> | null,
+): void {
+  const kept = new Map(OWNERS_OF_STORE.all(db, { storeId }).map((row) => [row.testId, row.owner]));
+  const ids = testIds === null ? new Set([...kept.keys(), ...owners.keys()]) : new Set(testIds);
+  db.transaction(() => {
+    for (const testId of ids) {
+      const owner = owners.get(testId);
+      if (owner === kept.get(testId)) continue;
+      if (owner === undefined) DROP_OWNER.run(db, { storeId, testId });
+      else PUT_OWNER.run(db, { storeId, testId, owner });
+    }
+  }).immediate();
+}

@@ -14,6 +14,7 @@ import { userMigration009 } from './009-change-nets';
 import { userMigration010 } from './010-stores';
 import { userMigration011 } from './011-decision-history';
 import { userMigration012 } from './012-team';
+import { userMigration013 } from './013-team-owners';
 
 export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration001,
@@ -28,4 +29,5 @@ export const USER_DATA_MIGRATIONS: readonly Migration[] = [
   userMigration010,
   userMigration011,
   userMigration012,
+  userMigration013,
 ];
