@@ -60,6 +60,8 @@ export const METHOD_NAMES = {
     'signOff',
     'signOffState',
     'owners',
+    'commentNews',
+    'markCommentsSeen',
     'linkOffers',
     'setOpen',
     'proposeSignOff',

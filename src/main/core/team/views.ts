@@ -6,6 +6,7 @@ import type { TeamOwner } from '#shared/contract/index';
 import { teamTestIds } from '#shared/team/records';
 import { noteOf, takeawayOf } from '#shared/team/texts';
 import { ownerOf } from '#shared/team/values';
+import { commentsOf } from '#shared/team/comments';
 import type { Db } from '../db/types';
 import { getNote, noteKey, setNote } from '../db/user/notes';
 import { hasTakeaways, setTakeaway, takeawaysFor } from '../db/user/takeaways';
@@ -101,4 +102,24 @@ export function mirrorOwners(
     if (owner) owners.set(testId, owner);
   }
   copyOwners(db, storeId, owners, testIds === null ? null : ids);
+}
+
+/**
+ * The comments new to `member` on each test: others' comments (not deleted) written or edited after
+ * the member last saw the test's thread (`seen`, by test id). Tests without any are left out.
+ */
+export function commentNewsOf(
+  doc: Y.Doc,
+  member: string | null,
+  seen: ReadonlyMap<string, string>,
+): { testId: string; count: number }[] {
+  const out: { testId: string; count: number }[] = [];
+  for (const testId of teamTestIds(doc)) {
+    const since = seen.get(testId) ?? '';
+    const count = commentsOf(doc, testId).filter(
+      (c) => c.deleted === null && c.author !== member && (c.editedAt ?? c.at) > since,
+    ).length;
+    if (count > 0) out.push({ testId, count });
+  }
+  return out;
 }

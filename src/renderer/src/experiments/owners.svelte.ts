@@ -36,6 +36,43 @@ class Owners {
     }
   }
 
+  /** Comments new to me on each test with any, keyed by ownerKey (the list's badge). */
+  news = $state.raw(new Map<string, number>());
+  private askedNews = 0;
+
+  /** Reads the comments new to me in `scope` (a store, or null: every shared store) again. */
+  async loadNews(scope: string | null): Promise<void> {
+    const ask = ++this.askedNews;
+    try {
+      const status = await api.team.status({});
+      const stores = status.stores
+        .map((s) => s.storeId)
+        .filter((id) => scope === null || id === scope);
+      const lists = await Promise.all(
+        stores.map(async (storeId) => ({ storeId, news: await api.team.commentNews({ storeId }) })),
+      );
+      if (ask !== this.askedNews) return;
+      this.news = new Map(
+        lists.flatMap(({ storeId, news }) =>
+          news.map((item) => [ownerKey(storeId, item.testId), item.count] as const),
+        ),
+      );
+    } catch {
+      if (ask === this.askedNews) this.news = new Map();
+    }
+  }
+
+  /** A test's thread was shown: its badge goes at once (the next read agrees). */
+  seen(storeId: string, testId: string): void {
+    const key = ownerKey(storeId, testId);
+    if (!this.news.has(key)) return;
+    this.news = new Map([...this.news].filter(([other]) => other !== key));
+  }
+
+  newComments(storeId: string, testId: string): number {
+    return this.news.get(ownerKey(storeId, testId)) ?? 0;
+  }
+
   /** Reads who this desktop is on the team again (the "Mine" chip shows while a store is shared). */
   async loadMember(): Promise<void> {
     try {

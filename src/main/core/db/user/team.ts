@@ -176,3 +176,20 @@ export function copyOwners(
     }
   }).immediate();
 }
+
+const SEEN_OF_STORE = read<{ testId: string; seenAt: string }, { storeId: string }>(
+  `SELECT test_id AS testId, seen_at AS seenAt FROM user.team_comments_seen WHERE store_id = @storeId`,
+);
+const MARK_SEEN = write<{ storeId: string; testId: string; at: string }>(
+  `INSERT INTO user.team_comments_seen (store_id, test_id, seen_at) VALUES (@storeId, @testId, @at)
+   ON CONFLICT (store_id, test_id) DO UPDATE SET seen_at = excluded.seen_at`,
+);
+
+/** When this desktop last showed each test's comments, by test id. */
+export const commentsSeen = (db: Db, storeId: string): Map<string, string> =>
+  new Map(SEEN_OF_STORE.all(db, { storeId }).map((row) => [row.testId, row.seenAt]));
+
+/** Notes that this desktop has shown a test's comments as of `at`. */
+export function markCommentsSeen(db: Db, storeId: string, testId: string, at: string): void {
+  MARK_SEEN.run(db, { storeId, testId, at });
+}
