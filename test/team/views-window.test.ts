@@ -131,6 +131,12 @@ describe("a shared store's test in two windows", () => {
 
     expect(await b.getByTestId('signoff-state').textContent()).toBe('Not yet approved.');
     expect(await b.getByTestId('signoff-call').textContent()).toMatch(/^Approve the call: /);
+    // Alice proposes the call from her window; bob sees who proposed it, then approves it.
+    await a.getByTestId('signoff-propose').click();
+    await expect
+      .poll(() => b.getByTestId('signoff-state').textContent(), { timeout: 5_000 })
+      .toMatch(/^Proposed by alice/);
+    expect(await a.getByTestId('signoff-propose').count()).toBe(0);
     await b.getByTestId('signoff-approve').click();
     await expect
       .poll(() => a.getByTestId('signoff-state').textContent(), { timeout: 5_000 })
