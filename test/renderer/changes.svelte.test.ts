@@ -211,6 +211,7 @@ test('followChanges subscribes to the data events only (progress comes through f
       'settings.changed',
       'stores.changed',
       'sync.finished',
+      'team.changed',
     ].sort(),
   );
   expect(listeners.get('edits.changed')?.size).toBe(1);
