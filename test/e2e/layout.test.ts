@@ -503,9 +503,14 @@ describe(
         expect(await search.inputValue()).toBe('banner');
 
         // Esc clears the search and leaves the box: j moves in the list, it types nothing.
+        const paneCount = page.locator('.tests-pane .pane-header .count');
+        const searched = await paneCount.textContent();
         await search.focus();
         await page.keyboard.press('Escape');
         expect(await search.inputValue()).toBe('');
+        // The whole store's list is back (its scrollbar can take a column's room) before the
+        // headers are counted below.
+        await expect.poll(() => paneCount.textContent()).not.toBe(searched);
         expect(await page.evaluate(`document.activeElement?.dataset?.testid ?? ''`)).toBe(
           'test-grid',
         );
