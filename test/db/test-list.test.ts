@@ -310,11 +310,13 @@ describe('listTests: sort and keyset pagination', () => {
     // Record each statement listTests prepares, with its query plan.
     db.prepare = ((sql: string) => {
       if (sql.includes('AS page')) {
-        const explain = prepare<unknown[], { id: number; parent: number; detail: string }>(
-          `EXPLAIN QUERY PLAN ${sql}`,
-        );
-        const params = (sql.match(/\?/g) ?? []).map(() => null);
-        plans.push({ sql, steps: explain.all(...params) });
+        const explain = prepare<
+          [Record<string, null>],
+          { id: number; parent: number; detail: string }
+        >(`EXPLAIN QUERY PLAN ${sql}`);
+        // Every named parameter (@name) bound to NULL: the plan does not depend on the values.
+        const params = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1], null]));
+        plans.push({ sql, steps: explain.all(params) });
       }
       return prepare(sql);
     }) as typeof db.prepare;

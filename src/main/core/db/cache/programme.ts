@@ -4,7 +4,7 @@
 import type { TestFilter } from '#shared/contract/index';
 import { statement } from '../statements';
 import type { Db } from '../types';
-import { filterWhere, whereSql } from './test-filter';
+import { add, filterWhere, whereSql } from './test-filter';
 
 /** A concluded test as Learnings reads it: its row's columns and the call kept on it. */
 export type ConcludedRow = {
@@ -29,8 +29,9 @@ export function concludedRows(
   calls: readonly string[],
 ): ConcludedRow[] {
   const where = filterWhere(filter, true);
-  where.conditions.push('t.decision IN (SELECT value FROM json_each(?))');
-  where.params.push(JSON.stringify(calls));
+  add(where, 't.decision IN (SELECT value FROM json_each(@calls))', {
+    calls: JSON.stringify(calls),
+  });
   return statement<ConcludedRow>(
     db,
     `SELECT t.seq, t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.title, t.status, t.goal,
@@ -39,7 +40,7 @@ export function concludedRows(
      FROM tests t JOIN stores s ON s.id = t.store_id
      ${whereSql(where)}
      ORDER BY s.position, s.id, t.seq`,
-  ).all(...where.params);
+  ).all(where.params);
 }
 
 /** An idea as Backlog reads it: its row's columns and its raw record. */
@@ -67,8 +68,9 @@ export function backlogRows(
   statuses: readonly string[],
 ): BacklogDbRow[] {
   const where = filterWhere(filter, true);
-  where.conditions.push('+t.status IN (SELECT value FROM json_each(?))');
-  where.params.push(JSON.stringify(statuses));
+  add(where, '+t.status IN (SELECT value FROM json_each(@backlogStatuses))', {
+    backlogStatuses: JSON.stringify(statuses),
+  });
   return statement<BacklogDbRow>(
     db,
     `SELECT t.store_id AS storeId, s.name AS storeName, t.id AS testId, t.title, t.status, t.stage, t.goal,
@@ -77,5 +79,5 @@ export function backlogRows(
      FROM tests t JOIN stores s ON s.id = t.store_id JOIN tests_raw raw ON raw.seq = t.seq
      ${whereSql(where)}
      ORDER BY s.position, s.id, t.seq`,
-  ).all(...where.params);
+  ).all(where.params);
 }

@@ -5,7 +5,7 @@ import type { TestFilter } from '#shared/contract/index';
 import { read } from '../sql';
 import { statement } from '../statements';
 import type { Db } from '../types';
-import { filterWhere, whereSql, type Where } from './test-filter';
+import { add, filterWhere, whereSql, type Where } from './test-filter';
 
 /** A test with its raw JSON, its kept call and (when asked) its packed raw results. */
 export type ScopedPackedRow = {
@@ -128,8 +128,7 @@ export type ReportScopeFilter = { filter: TestFilter; testId: string | null };
 function scopeWhere({ filter, testId }: ReportScopeFilter): Where {
   const where = filterWhere(filter, true);
   if (testId !== null) {
-    where.conditions.push('t.id = ?');
-    where.params.push(testId);
+    add(where, 't.id = @testId', { testId });
   }
   return where;
 }
@@ -140,7 +139,7 @@ export function countScopedTests(db: Db, scope: ReportScopeFilter): number {
   const row = statement<{ n: number }>(
     db,
     `SELECT count(*) AS n FROM tests t ${whereSql(where)}`,
-  ).get(...where.params);
+  ).get(where.params);
   return row?.n ?? 0;
 }
 
@@ -155,15 +154,16 @@ export function scopedBatches<K extends keyof ScopedReads>(
 ): (after: number, batch: number) => ScopedReads[K][] {
   const where = scopeWhere(scope);
   const { columns, joins } = READS[shape];
-  const conditions = [...where.conditions, 't.seq > ?'];
+  const conditions = [...where.conditions, 't.seq > @after'];
   const sql = `
     SELECT t.seq, coalesce(s.name, '') AS storeName, ${columns}
     FROM tests t
     LEFT JOIN stores s ON s.id = t.store_id
     ${joins}
     WHERE ${conditions.join(' AND ')}
-    ORDER BY t.seq LIMIT ?`;
-  return (after, batch) => statement<ScopedReads[K]>(db, sql).all(...where.params, after, batch);
+    ORDER BY t.seq LIMIT @batch`;
+  return (after, batch) =>
+    statement<ScopedReads[K]>(db, sql).all({ ...where.params, after, batch });
 }
 
 const TEST_RAW_JSON = read<{ json: string }, { seq: number }>(

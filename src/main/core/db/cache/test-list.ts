@@ -8,7 +8,7 @@ import { problem } from '#shared/problem';
 import { CALL_ORDER } from '#shared/contract/decisions';
 import { memoized } from './memo';
 import { statement } from '../statements';
-import { add, filterWhere, whereSql, type Where } from './test-filter';
+import { add, copyWhere, emptyWhere, filterWhere, whereSql, type Where } from './test-filter';
 import type { Db } from '../types';
 import { hasUserData } from '../user/attached';
 import { metricOfGoal, spellingKey } from '#shared/domain/metrics';
@@ -173,7 +173,7 @@ export function listTests(db: Db, input: TestListInput): TestPage {
     : `SELECT count(*) AS n FROM tests t ${whereSql(filter)}`;
   const params = counts ? counts.params : filter.params;
   const total = memoized(db, `count ${countSql} ${JSON.stringify(params)}`, () => {
-    return statement<{ n: number }>(db, countSql).get(...params)?.n ?? 0;
+    return statement<{ n: number }>(db, countSql).get(params)?.n ?? 0;
   });
   return { rows: page.map(toTestRow), nextCursor, total };
 }
@@ -186,15 +186,15 @@ function readValued(
   cursor: Cursor | null,
   limit: number,
 ): ListDbRow[] {
-  const where: Where = { conditions: [...filter.conditions], params: [...filter.params] };
+  const where = copyWhere(filter);
   if (sort.nullable) add(where, `${sort.expr} IS NOT NULL`);
   if (cursor) {
-    const after = `(${sort.expr}, t.store_id, t.seq) ${dir === 'asc' ? '>' : '<'} (?, ?, ?)`;
-    add(where, after, cursor.v, cursor.s, cursor.q);
+    const after = `(${sort.expr}, t.store_id, t.seq) ${dir === 'asc' ? '>' : '<'} (@afterValue, @afterStore, @afterSeq)`;
+    add(where, after, { afterValue: cursor.v, afterStore: cursor.s, afterSeq: cursor.q });
   }
   const order = `${sort.expr} ${dir}, t.store_id ${dir}, t.seq ${dir}`;
-  const keys = `SELECT t.seq FROM tests t ${whereSql(where)} ORDER BY ${order} LIMIT ?`;
-  return statement<ListDbRow>(db, pageSql(keys, sort.expr, order)).all(...where.params, limit);
+  const keys = `SELECT t.seq FROM tests t ${whereSql(where)} ORDER BY ${order} LIMIT @limit`;
+  return statement<ListDbRow>(db, pageSql(keys, sort.expr, order)).all({ ...where.params, limit });
 }
 
 function readNulls(
@@ -205,14 +205,17 @@ function readNulls(
   cursor: Cursor | null,
   limit: number,
 ): ListDbRow[] {
-  const where: Where = { conditions: [...filter.conditions], params: [...filter.params] };
+  const where = copyWhere(filter);
   add(where, `${expr} IS NULL`);
   if (cursor) {
-    add(where, `(t.store_id, t.seq) ${dir === 'asc' ? '>' : '<'} (?, ?)`, cursor.s, cursor.q);
+    add(where, `(t.store_id, t.seq) ${dir === 'asc' ? '>' : '<'} (@afterStore, @afterSeq)`, {
+      afterStore: cursor.s,
+      afterSeq: cursor.q,
+    });
   }
   const order = `t.store_id ${dir}, t.seq ${dir}`;
-  const keys = `SELECT t.seq FROM tests t ${whereSql(where)} ORDER BY ${order} LIMIT ?`;
-  return statement<ListDbRow>(db, pageSql(keys, expr, order)).all(...where.params, limit);
+  const keys = `SELECT t.seq FROM tests t ${whereSql(where)} ORDER BY ${order} LIMIT @limit`;
+  return statement<ListDbRow>(db, pageSql(keys, expr, order)).all({ ...where.params, limit });
 }
 
 function toTestRow(row: ListDbRow): TestRow {
@@ -288,15 +291,19 @@ function countsAnswer(filter: TestFilter): boolean {
 
 /** The filter over the kept counts' columns (only valid where `countsAnswer` holds). */
 function countsWhere(filter: TestFilter, withStatuses: boolean): Where {
-  const where: Where = { conditions: [], params: [] };
-  if (filter.storeId !== null) add(where, 'f.store_id = ?', filter.storeId);
+  const where = emptyWhere();
+  if (filter.storeId !== null) add(where, 'f.store_id = @storeId', { storeId: filter.storeId });
   if (!filter.includeRemoved) add(where, 'f.removed = 0');
   if (withStatuses && filter.statuses.length > 0) {
-    add(where, 'f.status IN (SELECT value FROM json_each(?))', JSON.stringify(filter.statuses));
+    add(where, 'f.status IN (SELECT value FROM json_each(@statuses))', {
+      statuses: JSON.stringify(filter.statuses),
+    });
   }
-  if (filter.stage !== null) add(where, 'f.stage = ?', filter.stage);
-  if (filter.goal !== null) add(where, 'spelling_key(f.goal) = spelling_key(?)', filter.goal);
-  if (filter.device !== null) add(where, 'f.device = ?', filter.device);
+  if (filter.stage !== null) add(where, 'f.stage = @stage', { stage: filter.stage });
+  if (filter.goal !== null) {
+    add(where, 'spelling_key(f.goal) = spelling_key(@goal)', { goal: filter.goal });
+  }
+  if (filter.device !== null) add(where, 'f.device = @device', { device: filter.device });
   if (filter.hasAlerts) add(where, 'f.alerted = 1');
   return where;
 }
@@ -314,7 +321,7 @@ function computeFacets(db: Db, filter: TestFilter): Facets {
   const counted = countsAnswer(filter) ? statusCountsFromCounts(db, filter) : null;
   const comboSql = `SELECT DISTINCT f.stage, f.goal, f.device FROM test_facet_counts f ${whereSql(scope)}`;
   const combos = statement<{ stage: string; goal: string; device: string }>(db, comboSql).all(
-    ...scope.params,
+    scope.params,
   );
   const options = (pick: (combo: (typeof combos)[number]) => string): string[] =>
     [...new Set(combos.map(pick))].sort(byName);
@@ -331,7 +338,7 @@ function computeFacets(db: Db, filter: TestFilter): Facets {
     db,
     campaignSql,
   )
-    .all(...scope.params)
+    .all(scope.params)
     .sort(
       (a, b) =>
         byName(a.name, b.name) ||
@@ -383,13 +390,13 @@ function statusCountsFromCounts(
   const sql = `SELECT f.status, sum(f.n) AS n FROM test_facet_counts f ${whereSql(counted)} GROUP BY f.status`;
   const statusCounts = emptyStatusCounts();
   for (const { status, n } of statement<{ status: string; n: number }>(db, sql).all(
-    ...counted.params,
+    counted.params,
   )) {
     if (n > 0) statusCounts[status] = n;
   }
   const alerted = countsWhere({ ...filter, hasAlerts: true }, true);
   const alertSql = `SELECT coalesce(sum(f.n), 0) AS n FROM test_facet_counts f ${whereSql(alerted)}`;
-  const withAlerts = statement<{ n: number }>(db, alertSql).get(...alerted.params)?.n ?? 0;
+  const withAlerts = statement<{ n: number }>(db, alertSql).get(alerted.params)?.n ?? 0;
   return { statusCounts, withAlerts };
 }
 
@@ -402,13 +409,13 @@ function statusCountsFromTests(
   const alerted = filterWhere({ ...filter, hasAlerts: true }, true, hasUserData(db));
   const withAlerts =
     statement<{ n: number }>(db, `SELECT count(*) AS n FROM tests t ${whereSql(alerted)}`).get(
-      ...alerted.params,
+      alerted.params,
     )?.n ?? 0;
   const statusCounts = emptyStatusCounts();
   // `+` again: grouping by the status index would read every row; the covering tests_by_removed is enough.
   const countSql = `SELECT t.status, count(*) AS n FROM tests t ${whereSql(counted)} GROUP BY +t.status`;
   for (const { status, n } of statement<{ status: string; n: number }>(db, countSql).all(
-    ...counted.params,
+    counted.params,
   )) {
     statusCounts[status] = n;
   }
@@ -419,12 +426,11 @@ function statusCountsFromTests(
 function tagOptions(db: Db, filter: TestFilter): string[] {
   const sql = `
     SELECT g.name FROM tags g
-    WHERE ${filter.storeId !== null ? 'g.store_id = ? AND' : ''} EXISTS (
+    WHERE ${filter.storeId !== null ? 'g.store_id = @storeId AND' : ''} EXISTS (
       SELECT 1 FROM test_tags tt JOIN tests t ON t.store_id = tt.store_id AND t.id = tt.test_id
       WHERE tt.store_id = g.store_id AND tt.tag_id = g.id ${filter.includeRemoved ? '' : 'AND t.removed = 0'})`;
-  const params = filter.storeId !== null ? [filter.storeId] : [];
   const names = statement<{ name: string }>(db, sql)
-    .all(...params)
+    .all({ storeId: filter.storeId })
     .map((row) => row.name)
     .sort(byName);
   const seen = new Set<string>();
