@@ -1,6 +1,6 @@
 // The edits Splitbook sent and the store confirmed (user.sent_edits), and one test's fields as the review
 // memory reads them, so the Changes view can tell the user's own edits from changes made elsewhere.
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db } from '../types';
 import { hasUserData } from './attached';
 
@@ -41,16 +41,15 @@ export type MetaField = (typeof META_FIELDS)[number];
 export type ChangeValue = string | number | boolean | null;
 export type Meta = Record<MetaField, ChangeValue>;
 
+const META_ROW = read<MetaRow, { storeId: string; testId: string }>(
+  `SELECT title, hypothesis, priority, surface_area AS surfaceArea, impact, effort, implemented,
+          tag_names AS tagNames, campaign_name AS campaignName, goal, device,
+          start_at AS startAt, end_at AS endAt
+   FROM tests WHERE store_id = @storeId AND id = @testId`,
+);
+
 export function metaRow(db: Db, storeId: string, testId: string): MetaRow | null {
-  return (
-    statement<MetaRow>(
-      db,
-      `SELECT title, hypothesis, priority, surface_area AS surfaceArea, impact, effort, implemented,
-              tag_names AS tagNames, campaign_name AS campaignName, goal, device,
-              start_at AS startAt, end_at AS endAt
-       FROM tests WHERE store_id = ? AND id = ?`,
-    ).get(storeId, testId) ?? null
-  );
+  return META_ROW.get(db, { storeId, testId }) ?? null;
 }
 
 /** A test's metadata as the review memory compares it (also what a sent edit is remembered as). */
@@ -85,6 +84,27 @@ export type SentEdit = { testId: string; field: string; valueJson: string; sentA
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
+const INSERT_SENT_EDIT = write<{
+  storeId: string;
+  testId: string;
+  field: string;
+  valueJson: string;
+  sentAt: string;
+}>(
+  `INSERT INTO user.sent_edits (store_id, test_id, field, value_json, sent_at)
+   VALUES (@storeId, @testId, @field, @valueJson, @sentAt)`,
+);
+const DELETE_SENT_BEFORE = write<{ storeId: string; cutoff: string }>(
+  `DELETE FROM user.sent_edits WHERE store_id = @storeId AND sent_at < @cutoff`,
+);
+const SENT_EDITS_SINCE = read<SentEdit, { storeId: string; since: string }>(
+  `SELECT test_id AS testId, field, value_json AS valueJson, sent_at AS sentAt
+   FROM user.sent_edits WHERE store_id = @storeId AND sent_at >= @since ORDER BY sent_at`,
+);
+const DELETE_SENT_EDITS = write<{ storeId: string }>(
+  `DELETE FROM user.sent_edits WHERE store_id = @storeId`,
+);
+
 /** Remembers what the store confirmed; rows older than a year go. */
 export function writeSentEdits(
   db: Db,
@@ -93,29 +113,20 @@ export function writeSentEdits(
   sentAt: string,
 ): void {
   if (!hasUserData(db) || edits.length === 0) return;
-  const insert = statement(
-    db,
-    `INSERT INTO user.sent_edits (store_id, test_id, field, value_json, sent_at) VALUES (?, ?, ?, ?, ?)`,
-  );
-  for (const edit of edits) insert.run(storeId, edit.testId, edit.field, edit.valueJson, sentAt);
+  for (const { testId, field, valueJson } of edits) {
+    INSERT_SENT_EDIT.run(db, { storeId, testId, field, valueJson, sentAt });
+  }
   const cutoff = new Date(Date.parse(sentAt) - YEAR_MS).toISOString();
-  statement(db, `DELETE FROM user.sent_edits WHERE store_id = ? AND sent_at < ?`).run(
-    storeId,
-    cutoff,
-  );
+  DELETE_SENT_BEFORE.run(db, { storeId, cutoff });
 }
 
 /** The store's confirmed edits sent at or after `since`, oldest first. */
 export function sentEditsSince(db: Db, storeId: string, since: string): SentEdit[] {
   if (!hasUserData(db)) return [];
-  return statement<SentEdit>(
-    db,
-    `SELECT test_id AS testId, field, value_json AS valueJson, sent_at AS sentAt
-     FROM user.sent_edits WHERE store_id = ? AND sent_at >= ? ORDER BY sent_at`,
-  ).all(storeId, since);
+  return SENT_EDITS_SINCE.all(db, { storeId, since });
 }
 
 export function deleteSentEdits(db: Db, storeId: string): void {
   if (!hasUserData(db)) return;
-  statement(db, `DELETE FROM user.sent_edits WHERE store_id = ?`).run(storeId);
+  DELETE_SENT_EDITS.run(db, { storeId });
 }
