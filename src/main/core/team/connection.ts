@@ -145,48 +145,62 @@ function refusalOf(payload: string): string | null {
   return null;
 }
 
+/** How a wait for documents ended (`settle`). */
+export type Settled =
+  | { kind: 'converged' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'unreachable' }
+  | { kind: 'timeout' };
+
+/**
+ * Waits until the documents are settled, the server was never reached (two failed attempts) or the
+ * time is up, and says which: the one wait `team sync` and the link probe share. Settled is every
+ * document synced, or (`anyRefusal`) the first refusal, else each synced or refused.
+ */
+export function settle(
+  line: TeamConnection,
+  ids: string[],
+  timeoutMs: number,
+  anyRefusal: boolean,
+): Promise<Settled> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const tick = () => {
+      const reason = ids.map((id) => line.refusal(id)).find((r) => r !== null);
+      const settled = ids.every((id) => line.converged(id) || line.refusal(id) !== null);
+      if (reason && (anyRefusal || settled)) resolve({ kind: 'refused', reason });
+      else if (settled) resolve({ kind: 'converged' });
+      else if (!line.opened && line.failedAttempts >= 2) resolve({ kind: 'unreachable' });
+      else if (Date.now() - started > timeoutMs) resolve({ kind: 'timeout' });
+      else setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
 /**
  * Waits until every store's copy matches the server's; a refusal, a server never reached, or the
  * time running out ends the wait with a problem in words for the user (`team sync`).
  */
-export function waitConverged(
+export async function waitConverged(
   line: TeamConnection,
   ids: string[],
   url: string,
   timeoutMs: number,
 ): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      const refused = ids.map((id) => line.refusal(id)).find((reason) => reason !== null);
-      if (refused) {
-        reject(problem('unauthorized', 401, 'The team server refused', refused));
-      } else if (ids.every((id) => line.converged(id))) {
-        resolve();
-      } else if (!line.opened && line.failedAttempts >= 2) {
-        reject(
-          problem(
-            'offline',
-            503,
-            'Team server unreachable',
-            `The team server at ${url} cannot be reached.`,
-          ),
-        );
-      } else if (Date.now() - started > timeoutMs) {
-        reject(
-          problem(
-            'offline',
-            504,
-            'Team sync timed out',
-            line.opened
-              ? `The exchange with ${url} did not finish within ${timeoutMs / 1000} s.`
-              : `The team server at ${url} cannot be reached.`,
-          ),
-        );
-      } else {
-        setTimeout(tick, 20);
-      }
-    };
-    tick();
-  });
+  const end = await settle(line, ids, timeoutMs, true);
+  if (end.kind === 'converged') return;
+  if (end.kind === 'refused')
+    throw problem('unauthorized', 401, 'The team server refused', end.reason);
+  const unreachable = `The team server at ${url} cannot be reached.`;
+  if (end.kind === 'unreachable')
+    throw problem('offline', 503, 'Team server unreachable', unreachable);
+  throw problem(
+    'offline',
+    504,
+    'Team sync timed out',
+    line.opened
+      ? `The exchange with ${url} did not finish within ${timeoutMs / 1000} s.`
+      : unreachable,
+  );
 }

@@ -2,17 +2,17 @@
 import * as Y from 'yjs';
 import { z } from 'zod';
 import type { TeamLinkOffer } from '#shared/contract/index';
+import { teamTestIds } from '#shared/team/records';
+import { cachedTestIds, storeNames } from '../db/cache/stores';
+import type { Db } from '../db/types';
+import { linkOfStore, linkOfTeamStore } from '../db/user/team';
+import { settle, TeamConnection } from './connection';
+import { memberOf } from './server-http';
 
 export interface LinkOffers {
   offers: TeamLinkOffer[];
   unlinkedTeamStores: number;
 }
-import { teamTestIds } from '#shared/team/records';
-import { cachedTestIds, storeNames } from '../db/cache/stores';
-import type { Db } from '../db/types';
-import { linkOfStore, linkOfTeamStore } from '../db/user/team';
-import { TeamConnection } from './connection';
-import { memberOf } from './server-http';
 
 /** A granted store as `GET /v1/stores` lists it. */
 const GrantedStore = z.object({
@@ -59,7 +59,8 @@ export async function findLinkOffers(input: LinkOffersInput): Promise<LinkOffers
   });
   try {
     for (const [id, doc] of docs) probe.open(id, doc);
-    await settled(probe, [...docs.keys()], input.timeoutMs);
+    // What arrived by the end is read, whatever ended the wait.
+    await settle(probe, [...docs.keys()], input.timeoutMs, false);
     const offers: TeamLinkOffer[] = [];
     for (const local of locals) {
       for (const store of granted) {
@@ -85,18 +86,4 @@ export async function findLinkOffers(input: LinkOffersInput): Promise<LinkOffers
     probe.close();
     for (const doc of docs.values()) doc.destroy();
   }
-}
-
-/** Until every document is synced or refused, or the time is up (what arrived by then is read). */
-function settled(line: TeamConnection, ids: string[], timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const tick = () => {
-      const done = ids.every((id) => line.converged(id) || line.refusal(id) !== null);
-      const unreachable = !line.opened && line.failedAttempts >= 2;
-      if (done || unreachable || Date.now() - started > timeoutMs) resolve();
-      else setTimeout(tick, 20);
-    };
-    tick();
-  });
 }
