@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '#core/types';
 import { COMPACT_AFTER } from '#core/db/user/team';
 import { startCore } from '../support/core';
-import { type RunningServer, addMember, removeDir, startServer, tempDir } from './support';
+import { type RunningServer, addMember, removeDir, startServer, tempDir, until } from './support';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -20,14 +20,6 @@ let bob: Core;
 async function serve(): Promise<void> {
   server = await startServer(serverDir, port === 0 ? [] : ['--port', String(port)]);
   port = Number(new URL(server.url).port);
-}
-
-async function until(condition: () => Promise<boolean>, what: string, ms = 60_000) {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > ms) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const noteText = async (core: Core, testId: string) =>

@@ -178,6 +178,20 @@ export async function waitFor(
   return performance.now() - started;
 }
 
+/** Like waitFor, for a condition that asks a core (async): polled every 25 ms; the ms it took. */
+export async function until(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<number> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return Date.now() - started;
+}
+
 /** A desktop's side of the team: its own Y.Docs (one per store it opened) and one socket. */
 export class Desktop {
   readonly docs = new Map<string, Y.Doc>();

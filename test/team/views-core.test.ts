@@ -6,7 +6,7 @@ import { TestFilter, TestListInput, type AppEvent } from '#shared/contract/index
 import type { Core } from '#core/types';
 import { runTsx } from '../hosts/support/spawn';
 import { allTestRows, startCore } from '../support/core';
-import { type RunningServer, addMember, removeDir, startServer, tempDir } from './support';
+import { type RunningServer, addMember, removeDir, startServer, tempDir, until } from './support';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -16,15 +16,6 @@ let server: RunningServer;
 let alice: Core;
 let bob: Core;
 const bobEvents: AppEvent[] = [];
-
-async function until(condition: () => Promise<boolean> | boolean, what: string, ms = 30_000) {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > ms) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return Date.now() - started;
-}
 
 /** The user file's own copy of a note, read by another connection (what search and reports read). */
 function userFileNote(dir: string, testId: string): string | null {
