@@ -130,6 +130,31 @@ describe("the Changes view's team section", () => {
     await screenshotsAtEverySize(a, SHOTS, 'team-reviewed-by');
   });
 
+  it("shows a colleague's annotation in the store's annotations live, and a removal in the window reaches the colleague", async () => {
+    const b = bobWin.page;
+    await b.locator('.store .main', { hasText: 'Demo store' }).click();
+    await view(b, 'Changes');
+    const editor = b.locator('section.annotations');
+    await editor.waitFor();
+    expect(await editor.textContent()).toContain('Shared with the team');
+    await alice.services.notes.addAnnotation({
+      storeId: 'demo',
+      day: '2026-11-27',
+      label: 'Black Friday',
+    });
+    await expect.poll(() => editor.textContent(), { timeout: 10_000 }).toContain('Black Friday');
+    const line = b
+      .getByTestId('team-change-line')
+      .filter({ hasText: 'alice added the annotation' });
+    await expect.poll(() => line.count(), { timeout: 10_000 }).toBe(1);
+    await b.getByRole('button', { name: 'Remove annotation Black Friday' }).click();
+    await expect
+      .poll(async () => (await alice.services.notes.annotations({ storeId: 'demo' })).length, {
+        timeout: 10_000,
+      })
+      .toBe(0);
+  });
+
   it('shows no team section for a store not shared', async () => {
     const carol = await startCore(path.join(root, 'carol'), { host: 'browser' });
     const win = await openRenderer(carol);
