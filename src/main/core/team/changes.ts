@@ -2,8 +2,9 @@
 import type * as Y from 'yjs';
 import { TEAM_CHANGES_PAGE, type TeamChange, type TeamStoreChanges } from '#shared/contract/index';
 import { commentsOf } from '#shared/team/comments';
-import { teamTestIds } from '#shared/team/records';
-import { noteOf, takeawayOf, teamAnnotations, teamReviews } from '#shared/team/texts';
+import { TextEdit, splitKey } from '#shared/team/layout';
+import { parsed, teamTestIds, testMap } from '#shared/team/records';
+import { teamAnnotations, teamReviews } from '#shared/team/texts';
 import { ownerOf, signOffStampOf } from '#shared/team/values';
 import { testTitles } from '../db/history/changes';
 import { storeMark } from '../db/history/review';
@@ -40,11 +41,14 @@ export function teamChangesOf(
   };
 
   for (const testId of teamTestIds(doc)) {
-    for (const { name, at } of noteOf(doc, testId).authors) {
-      add({ kind: 'note', testId, by: name, at, summary: `${name} edited the note` });
-    }
-    for (const { name, at } of takeawayOf(doc, testId).authors) {
-      add({ kind: 'takeaway', testId, by: name, at, summary: `${name} edited the takeaway` });
+    // Who edited the texts and when, from their stamps alone (the texts themselves are not read).
+    for (const [key, raw] of testMap(doc, testId).entries()) {
+      const { kind, suffix: name } = splitKey(key);
+      if ((kind !== 'noteBy' && kind !== 'takeawayBy') || name === null) continue;
+      const edit = parsed(TextEdit, raw);
+      if (!edit) continue;
+      const what = kind === 'noteBy' ? 'note' : 'takeaway';
+      add({ kind: what, testId, by: name, at: edit.at, summary: `${name} edited the ${what}` });
     }
     for (const comment of commentsOf(doc, testId)) {
       const { author } = comment;
