@@ -65,6 +65,7 @@ export const METHOD_NAMES = {
     'linkOffers',
     'setOpen',
     'proposeSignOff',
+    'changes',
   ],
 } as const;
 

@@ -120,6 +120,51 @@ export const TeamPresence = z.object({
 });
 export type TeamPresence = z.infer<typeof TeamPresence>;
 
+/** One member's last review of a shared store (the layer's review marks). */
+export const TeamReview = z.object({ by: z.string(), at: z.string() });
+export type TeamReview = z.infer<typeof TeamReview>;
+
+export const TEAM_CHANGE_KINDS = [
+  'note',
+  'takeaway',
+  'comment',
+  'commentEdited',
+  'commentDeleted',
+  'review',
+  'owner',
+  'signOff',
+  'annotation',
+] as const;
+
+/** One line of the Changes view's team section: what another member did in a shared store, and when. */
+export const TeamChange = z.object({
+  kind: z.enum(TEAM_CHANGE_KINDS),
+  /** The test it touched; null for the store's own records (a review, an annotation). */
+  testId: z.string().nullable(),
+  testTitle: z.string().nullable(),
+  by: z.string(),
+  at: z.string(),
+  /** The line as a sentence, naming who ("bob edited the note"). */
+  summary: z.string(),
+});
+export type TeamChange = z.infer<typeof TeamChange>;
+
+/** A shared store's team changes by others since my last review, newest first. */
+export const TeamStoreChanges = z.object({
+  storeId: StoreId,
+  /** My last review of the store (null: never reviewed: every change by others is listed). */
+  since: z.string().nullable(),
+  /** Who else reviewed the store and when, latest first (me left out). */
+  reviews: z.array(TeamReview),
+  /** Every change by others since then; `changes` holds the newest TEAM_CHANGES_PAGE of them. */
+  count: z.int().nonnegative(),
+  changes: z.array(TeamChange),
+});
+export type TeamStoreChanges = z.infer<typeof TeamStoreChanges>;
+
+/** The team section lists at most this many lines a store. */
+export const TEAM_CHANGES_PAGE = 200;
+
 export const team = {
   status: method(Empty, TeamStatus),
   /** Checks the token with the server, keeps it in the OS keychain, and connects (a window's host). */
@@ -179,4 +224,9 @@ export const team = {
   setOpen: method(z.object({ storeId: StoreId.nullable() }), TeamPresence),
   /** Proposes the test's current call for sign-off (a colleague approves it with signOff). */
   proposeSignOff: method(TestInput, TeamSignOff),
+  /** The Changes view's team section: per shared store (one, or all with null), others' changes since my last review. */
+  changes: method(
+    z.object({ storeId: StoreId.nullable().default(null) }),
+    z.object({ stores: z.array(TeamStoreChanges) }),
+  ),
 };

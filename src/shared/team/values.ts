@@ -113,6 +113,11 @@ export function signOffOf(doc: Y.Doc, testId: string): SignOffState | null {
   return { ...stamped.value, state, by: stamped.by, at: stamped.at };
 }
 
+/** The sign-off's last write, a withdrawal (value null) included: who changed it and when. */
+export function signOffStampOf(doc: Y.Doc, testId: string): Stamped<SignOff | null> | null {
+  return readStamped(testMap(doc, testId), 'signOff', StampedSignOff);
+}
+
 /** Proposes a call for sign-off; a new proposal replaces an earlier one, approved or not. */
 export function proposeSignOff(doc: Y.Doc, testId: string, call: DecisionCall, actor: Actor): void {
   checkActor(actor);

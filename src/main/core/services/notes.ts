@@ -10,13 +10,18 @@ import {
 } from '../db/user/notes';
 import { getStoreRow } from '../db/cache/stores';
 import type { Db } from '../db/types';
+import type { SharedReviews } from '../team/reviews';
 import type { SharedTexts } from '../team/service';
 
-/** `shared`: a shared store's note is the team layer's (team/service.ts); others stay in the user file. */
+/**
+ * `shared`: a shared store's note is the team layer's (team/service.ts), and `reviews` its annotations
+ * (team/reviews.ts, copied into the user file, where they are read); others stay in the user file.
+ */
 export function createNotesService(
   db: Db,
   clock: () => number,
   shared?: SharedTexts,
+  reviews?: SharedReviews,
 ): Services['notes'] {
   const now = () => new Date(clock()).toISOString();
   function requireStore(storeId: string): void {
@@ -42,8 +47,12 @@ export function createNotesService(
     annotations: async ({ storeId }) => listAnnotations(db, storeId),
     async addAnnotation({ storeId, day, label }) {
       requireStore(storeId);
+      const team = reviews?.addAnnotation(storeId, day, label);
+      if (team) return team;
       return addAnnotation(db, { storeId, day, label, createdAt: now() });
     },
-    removeAnnotation: async ({ storeId, id }) => ({ removed: removeAnnotation(db, storeId, id) }),
+    removeAnnotation: async ({ storeId, id }) => ({
+      removed: reviews?.removeAnnotation(storeId, id) ?? removeAnnotation(db, storeId, id),
+    }),
   };
 }

@@ -5,8 +5,14 @@ import { getStoreRow, listStoreRows } from '../db/cache/stores';
 import { markReviewed } from '../db/history/review';
 import type { Db } from '../db/types';
 import { listChanges, testHistory } from '../review/changes';
+import type { SharedReviews } from '../team/reviews';
 
-export function createReviewService(db: Db, clock: () => number): Services['review'] {
+/** `shared`: a shared store's review is also written as my review mark in the team layer (team/reviews.ts). */
+export function createReviewService(
+  db: Db,
+  clock: () => number,
+  shared?: SharedReviews,
+): Services['review'] {
   return {
     changes: async (input) => listChanges(db, input),
     async markReviewed({ storeId }) {
@@ -18,6 +24,7 @@ export function createReviewService(db: Db, clock: () => number): Services['revi
       db.transaction(() => {
         for (const id of storeIds) markReviewed(db, id, reviewedAt);
       }).immediate();
+      for (const id of storeIds) shared?.markReviewed(id, reviewedAt);
       return { reviewedAt, storeIds };
     },
     history: async ({ storeId, testId }) => testHistory(db, storeId, testId),

@@ -35,6 +35,12 @@ import { TeamConnection, waitConverged } from './connection';
 import { findLinkOffers } from './links';
 import { Presence } from './presence';
 import { signOffOut } from './sign-offs';
+import {
+  adoptAnnotations,
+  createSharedReviews,
+  mirrorAnnotations,
+  type SharedReviews,
+} from './reviews';
 import { memberOf, newTeamStore } from './server-http';
 import { commentNewsOf, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
@@ -84,6 +90,8 @@ export interface TeamLayer {
   service: Services['team'];
   /** The layer's note and takeaway reads and writes for the notes and programme services (views.ts). */
   texts: SharedTexts;
+  /** Review marks, annotations and the Changes view's team section (reviews.ts). */
+  reviews: SharedReviews;
   close(): void;
 }
 
@@ -153,12 +161,14 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       if (touched.tests.size === 0 && !touched.store) return;
       mirrorTexts(db, storeId, transaction.doc, touched.texts, now());
       if (touched.tests.size > 0) mirrorOwners(db, storeId, transaction.doc, touched.tests);
+      if (touched.store) mirrorAnnotations(db, storeId, transaction.doc);
       deps.onChanged?.(storeId, touched.store ? null : [...touched.tests]);
     });
     docs.set(teamStoreId, doc);
     // The copy of the owners follows the layer as read now (a copy older than it never lingers).
     const linked = linkOfTeamStore(db, teamStoreId)?.storeId;
     if (linked) mirrorOwners(db, linked, doc, null);
+    if (linked) adoptAnnotations(db, linked, doc, teamRow(db) ? actor() : null);
     return doc;
   }
 
@@ -296,6 +306,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     saveLink(db, storeId, teamStoreId, now());
     const doc = docOf(teamStoreId);
     mirrorOwners(db, storeId, doc, null);
+    adoptAnnotations(db, storeId, doc, actor());
     connection?.open(teamStoreId, doc);
     publishPresence();
     void stayConnected();
@@ -331,6 +342,17 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     writing(() => write(doc, testId, call, actor()));
     return signOffOut(doc, testId);
   }
+
+  const reviews = createSharedReviews({
+    db,
+    docOf: (storeId) => {
+      const link = linkOfStore(db, storeId);
+      return link ? docOf(link.teamStoreId) : null;
+    },
+    sharedStores: () => links(db).map((link) => link.storeId),
+    actor,
+    writing,
+  });
 
   const service: Services['team'] = {
     status: async () => status(),
@@ -532,6 +554,11 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       );
     },
 
+    changes: async ({ storeId }) => {
+      if (storeId !== null) requireStore(storeId);
+      return { stores: reviews.changes(storeId) };
+    },
+
     async markCommentsSeen({ storeId, testId }) {
       requireStore(storeId);
       markSeen(db, storeId, testId, now());
@@ -560,6 +587,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
   return {
     service,
     texts,
+    reviews,
     close() {
       watch?.stop();
       closed = true;

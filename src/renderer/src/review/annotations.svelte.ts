@@ -1,18 +1,30 @@
 // Each store's dated annotations ("Black Friday promo"), loaded on first use and shared by the editor and the charts.
 import type { Annotation } from '#shared/contract/index';
 import { api, toProblem } from '../lib/api';
+import { getBridge } from '../lib/bridge';
 import type { Problem } from '#shared/problem';
 
 class Annotations {
   #byStore = $state<Record<string, Annotation[]>>({});
   #loading = new Set<string>();
   problem = $state.raw<Problem | null>(null);
+  #following = false;
 
   /** The store's annotations; the first call loads them (an empty list until then). */
   forStore(storeId: string): Annotation[] {
+    this.#follow();
     const known = this.#byStore[storeId];
     if (known === undefined && !this.#loading.has(storeId)) void this.load(storeId);
     return known ?? [];
+  }
+
+  /** A shared store's annotations change with the team's (a store-wide `team.changed`): loaded again. */
+  #follow(): void {
+    if (this.#following) return;
+    this.#following = true;
+    getBridge().on('team.changed', ({ storeId, testIds }) => {
+      if (testIds === null && this.#byStore[storeId] !== undefined) void this.load(storeId);
+    });
   }
 
   async load(storeId: string): Promise<void> {

@@ -3,6 +3,7 @@
 import type { ChangesReport, Resource } from '#shared/contract/index';
 import { api, toProblem } from '../lib/api';
 import { Loader } from '../lib/loader.svelte';
+import { teamChanges } from './teamChanges.svelte';
 
 /** What the report reads: the review memory, and the outbox that marks the user's own changes. */
 export const REVIEW_READS: readonly Resource[] = ['review', 'edits'];
@@ -57,7 +58,8 @@ class Review extends Loader<null, ChangesReport> {
       return;
     }
     whole = storeId === null ? [] : whole.filter((id) => id !== storeId);
-    await this.load();
+    // A shared store's team section starts again from the same review.
+    await Promise.all([this.load(), teamChanges.load()]);
   }
 }
 
