@@ -67,13 +67,13 @@ describe("the views' notes on a shared store", () => {
       body: 'Before sharing. Alice adds a line.',
     });
     expect(saved.authors?.[0]?.name).toBe('alice');
-    const took = await until(
+    // How soon it arrives is the team bench's figure (bench/team.bench.ts), never a timed test.
+    await until(
       async () =>
         (await bob.services.notes.get({ storeId: 'demo', testId: 't1' })).body ===
         'Before sharing. Alice adds a line.',
       "alice's note on bob's desktop",
     );
-    expect(took).toBeLessThan(1000);
     const note = await bob.services.notes.get({ storeId: 'demo', testId: 't1' });
     expect(note.authors?.map((a) => a.name)).toEqual(['alice']);
     expect(note.updatedAt).toBe(note.authors?.[0]?.at);
