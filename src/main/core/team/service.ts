@@ -36,7 +36,7 @@ import { findLinkOffers } from './links';
 import { Presence } from './presence';
 import { signOffOut } from './sign-offs';
 import { memberOf, newTeamStore } from './server-http';
-import { commentNewsOf, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
+import { commentNewsOf, mirrorOnce, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
 import {
   commentsSeen,
@@ -161,6 +161,9 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     if (linked) mirrorOwners(db, linked, doc, null);
     return doc;
   }
+
+  // What the team shared before this desktop copied texts into the user file gets there once.
+  if (teamRow(db)) mirrorOnce(db, links(db), docOf, now());
 
   /** A window's core: another process's updates (the CLI beside it) reach its documents and views. */
   let watch: TeamWatch | null = null;
