@@ -299,6 +299,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     saveLink(db, storeId, teamStoreId, now());
     const doc = docOf(teamStoreId);
     mirrorOwners(db, storeId, doc, null);
+    mirrorOnce(db, [{ storeId, teamStoreId }], docOf, now());
     connection?.open(teamStoreId, doc);
     publishPresence();
     void stayConnected();

@@ -60,6 +60,17 @@ export function mirrorTexts(
   fallbackAt: string,
 ): void {
   if (db.readonly) return;
+  // One write transaction for all of them: a first exchange brings hundreds of notes in one update.
+  db.transaction(() => copyTexts(db, storeId, doc, testIds, fallbackAt)).immediate();
+}
+
+function copyTexts(
+  db: Db,
+  storeId: string,
+  doc: Y.Doc,
+  testIds: Iterable<string>,
+  fallbackAt: string,
+): void {
   const takeaways = hasTakeaways(db) ? takeawaysFor(db, storeId) : null;
   for (const testId of testIds) {
     const note = noteOf(doc, testId);
@@ -145,7 +156,7 @@ function mirroredStores(db: Db): Set<string> {
  */
 export function mirrorOnce(
   db: Db,
-  linked: readonly LinkRow[],
+  linked: readonly Pick<LinkRow, 'storeId' | 'teamStoreId'>[],
   docOf: (teamStoreId: string) => Y.Doc,
   at: string,
 ): void {
@@ -155,7 +166,7 @@ export function mirrorOnce(
   if (due.length === 0) return;
   for (const link of due) {
     const doc = docOf(link.teamStoreId);
-    db.transaction(() => mirrorTexts(db, link.storeId, doc, teamTestIds(doc), at)).immediate();
+    mirrorTexts(db, link.storeId, doc, teamTestIds(doc), at);
     mirrorOwners(db, link.storeId, doc, null);
     done.add(link.teamStoreId);
   }
