@@ -2,12 +2,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import type { Core } from '#core/types';
 import { USER_DATA_FILE } from '#core/create-core';
 import { proposeSignOff } from '#shared/team/values';
-import { SIGN_OFF_COLUMNS, TESTS_COLUMNS } from '../../src/main/core/reports/tests-columns';
+import { SIGN_OFF_COLUMNS, TESTS_COLUMNS } from '#core/reports/tests-columns';
 import { runTsx } from '../hosts/support/spawn';
 import { parseCsv } from '../reports/support';
 import { allTestRows, startCore, syncStore } from '../support/core';
@@ -120,6 +121,23 @@ describe('sign-offs in the reports of a shared store', () => {
     });
   });
 
+  it('the tests sheet of the .xlsx exported there has the same sign-off columns', async () => {
+    const out = path.join(root, 'bob-tests.xlsx');
+    await cli('bob', ['export', 'tests', '--store', 'demo', '--format', 'xlsx', '--out', out]);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(out);
+    const sheet = workbook.getWorksheet('tests');
+    const header = (sheet?.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual([...TESTS_COLUMNS, ...SIGN_OFF_COLUMNS].map((c) => c.name));
+    const col = (name: string) => header.indexOf(name) + 1;
+    const rows: ExcelJS.Row[] = [];
+    sheet?.eachRow((row, n) => void (n > 1 && rows.push(row)));
+    const approved = rows.find((row) => row.getCell(col('test_id')).value === ids[0]);
+    expect(approved?.getCell(col('sign_off')).value).toBe('approved');
+    expect(approved?.getCell(col('sign_off_by')).value).toBe('alice');
+    expect(approved?.getCell(col('sign_off_call')).value).toBe(calls.get(ids[0] ?? ''));
+  });
+
   it('the client report exported on the other desktop says "Approved by NAME on DATE", "Proposed by", "Not yet approved"', async () => {
     const out = path.join(root, 'bob-test.html');
     await cli('bob', ['report', '--store', 'demo', '--test', ids[0] ?? '', '--out', out]);
@@ -136,6 +154,27 @@ describe('sign-offs in the reports of a shared store', () => {
     await cli('bob', ['report', '--store', 'demo', '--test', ids[2] ?? '', '--out', none]);
     expect(readFileSync(none, 'utf8')).toContain(
       '<div class="basis sign-off">Not yet approved.</div>',
+    );
+    // A store's report: each card's call says it too.
+    const store = path.join(root, 'bob-store.html');
+    const today = new Date().toISOString().slice(0, 10);
+    await cli('bob', [
+      'report',
+      '--store',
+      'demo',
+      '--since',
+      '2000-01-01',
+      '--until',
+      today,
+      '--out',
+      store,
+    ]);
+    const cards = readFileSync(store, 'utf8');
+    expect(cards).toMatch(
+      /<div class="basis sign-off">Approved by alice on [^<]+ \(proposed by bob\)\.<\/div>/,
+    );
+    expect(cards).toMatch(
+      /<div class="basis sign-off">Proposed by bob on [^<]+; not yet approved\.<\/div>/,
     );
     const summary = await cli('bob', [
       'report',
