@@ -8,7 +8,7 @@ import type { Db } from '../db/types';
 import { BOM, csvRow } from './csv';
 import { REPORTS, reportByName } from './registry';
 import { checkScope } from './source';
-import { NUMBER_KINDS, type ReportContext, type ReportDefinition } from './types';
+import { columnsOf, NUMBER_KINDS, type ReportContext, type ReportDefinition } from './types';
 import { sinkFor, Utf8Chunks } from './write-file';
 import { XlsxWriter } from './xlsx';
 
@@ -140,7 +140,7 @@ export async function writeCsv(
   let rows = 0;
   const pacer = new Pacer(ctx, options, () => rows);
   if (options.signal?.aborted) throw cancelled();
-  chunks.add((request.bom ? BOM : '') + csvRow(report.columns.map((c) => c.name)));
+  chunks.add((request.bom ? BOM : '') + csvRow(columnsOf(report, ctx).map((c) => c.name)));
   if (report.csvBlocks) {
     for await (const block of report.csvBlocks(ctx)) {
       if (chunks.add(block.text)) await flush();
@@ -176,15 +176,16 @@ export async function writeXlsx(
   for (const report of reports) {
     const ctx = contextFor(db, request, options.now);
     const pacer = new Pacer(ctx, options, () => rows);
-    const number = report.columns.map((c) => NUMBER_KINDS.has(c.kind));
+    const columns = columnsOf(report, ctx);
+    const number = columns.map((c) => NUMBER_KINDS.has(c.kind));
     let part = 1;
-    let sheet = await workbook.sheet(report.name, report.columns, number);
+    let sheet = await workbook.sheet(report.name, columns, number);
     let inSheet = 0;
     const next = async () => {
       if (inSheet < MAX_SHEET_ROWS) return;
       await sheet.end();
       part += 1;
-      sheet = await workbook.sheet(`${report.name} (${part})`, report.columns, number);
+      sheet = await workbook.sheet(`${report.name} (${part})`, columns, number);
       inSheet = 0;
     };
     if (report.textRows) {

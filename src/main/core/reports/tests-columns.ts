@@ -147,3 +147,24 @@ export const TESTS_COLUMNS: readonly Column[] = [
     source: 'Splitbook',
   },
 ];
+
+/**
+ * Added after TESTS_COLUMNS only when a store the export covers is shared with a team (a solo
+ * export's columns, and so its bytes, stay as they were). Empty on a test without a sign-off and on
+ * every test of a store not shared.
+ */
+export const SIGN_OFF_COLUMNS: readonly Column[] = [
+  text(
+    'sign_off',
+    "approved, proposed, or stale (signed off on another call than today's decision: sign_off_call says which); empty when the call is not signed off",
+    'user',
+  ),
+  text('sign_off_by', 'the member who approved it, or who proposed it when not yet approved', 'user'),
+  {
+    name: 'sign_off_at',
+    kind: 'datetime',
+    unit: 'ISO 8601, UTC: when it was approved, or proposed when not yet approved',
+    source: 'user',
+  },
+  text('sign_off_call', 'the call signed off (as decision), kept with the sign-off', 'user'),
+];

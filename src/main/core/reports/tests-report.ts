@@ -18,7 +18,8 @@ import { unpackJson } from '../db/values';
 import type { CsvValue } from './csv';
 import { packedResultsHead, resultsHead, revenueDays, type ResultsHead } from './results-text';
 import { BATCH_WITH_RESULTS, scopedRows, scopedTests } from './source';
-import { TESTS_COLUMNS } from './tests-columns';
+import { SIGN_OFF_COLUMNS, TESTS_COLUMNS } from './tests-columns';
+import { anyStoreShared, signOffFor, storeSignOffs, type StoreSignOffs } from '../team/sign-offs';
 import type { ReportContext, ReportDefinition } from './types';
 import { fractionCell, oneLine, parseJson, tagsCell, utc } from './values';
 
@@ -386,6 +387,30 @@ function cachedRow(ctx: ReportContext, row: CachedTestRow): CsvValue[] | null {
 }
 
 /**
+ * The sign-off cells of each row (SIGN_OFF_COLUMNS), or null when no store the export covers is shared:
+ * then the rows, like the columns, are as they always were. Each store's layer is read once.
+ */
+function signOffCells(
+  ctx: ReportContext,
+): ((storeId: string, testId: string, call: string | null) => CsvValue[]) | null {
+  if (!anyStoreShared(ctx.db, ctx.scope.filter.storeId)) return null;
+  const stores = new Map<string, StoreSignOffs | null>();
+  return (storeId, testId, call) => {
+    if (!stores.has(storeId)) stores.set(storeId, storeSignOffs(ctx.db, storeId));
+    const signOffs = stores.get(storeId);
+    const signOff = signOffs ? signOffFor(signOffs, testId, call) : null;
+    if (signOff === null) return [null, null, null, null];
+    const approved = signOff.state === 'approved';
+    return [
+      signOff.stale ? 'stale' : signOff.state,
+      approved ? signOff.approvedBy : signOff.proposedBy,
+      utc(approved ? signOff.approvedAt : signOff.proposedAt),
+      signOff.call,
+    ];
+  };
+}
+
+/**
  * One row per test, read from the typed columns and what the cache keeps with the results (the
  * list's alerts, the call's goal figures): records are validated once, when synced, and analysed once,
  * when their results are written, never again per export.
@@ -393,6 +418,7 @@ function cachedRow(ctx: ReportContext, row: CachedTestRow): CsvValue[] | null {
 export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
   // Notes are short and few (one per test at most): read once, looked up per row.
   const notes = notesFor(ctx.db, ctx.scope.filter.storeId);
+  const signOffs = signOffCells(ctx);
   const rows = scopedRows(ctx, { shape: 'cachedTests', batch: BATCH_WITH_RESULTS });
   for (const row of rows) {
     const cells = cachedRow(ctx, row);
@@ -407,6 +433,7 @@ export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
       row.goalLift,
       row.goalPWin,
       ...guardrailCells(row.decisionJson),
+      ...(signOffs?.(row.storeId, row.id, row.decision) ?? []),
     ];
   }
 }
@@ -417,6 +444,7 @@ export function* testsRows(ctx: ReportContext): Generator<CsvValue[]> {
  */
 export function* analysedTestsRows(ctx: ReportContext): Generator<CsvValue[]> {
   const notes = notesFor(ctx.db, ctx.scope.filter.storeId);
+  const signOffs = signOffCells(ctx);
   for (const row of scopedTests(ctx, true)) {
     const test = Test.safeParse(parseJson(row.testJson));
     if (!test.success) continue;
@@ -438,6 +466,7 @@ export function* analysedTestsRows(ctx: ReportContext): Generator<CsvValue[]> {
       row.goalLift,
       row.goalPWin,
       ...guardrailCells(row.decisionJson),
+      ...(signOffs?.(row.storeId, test.data.id, row.decision) ?? []),
     ];
   }
 }
@@ -448,5 +477,9 @@ export const testsReport: ReportDefinition = {
     'One row per test: settings, dates, the goal’s figures from the API and Splitbook’s statistics.',
   perTest: true,
   columns: TESTS_COLUMNS,
+  columnsFor: (ctx) =>
+    anyStoreShared(ctx.db, ctx.scope.filter.storeId)
+      ? [...TESTS_COLUMNS, ...SIGN_OFF_COLUMNS]
+      : TESTS_COLUMNS,
   rows: testsRows,
 };

@@ -53,6 +53,11 @@ export interface ReportDefinition {
   /** Whether the report reads per-test data (offered on a test's detail pane). */
   perTest: boolean;
   columns: readonly Column[];
+  /**
+   * The columns of this export when they depend on what it covers (the tests report's sign-off
+   * columns, only when a shared store is exported); `columns` otherwise.
+   */
+  columnsFor?(ctx: ReportContext): readonly Column[];
   /** Data rows only (no header), in the columns' order, read in small batches so memory stays flat. */
   rows(ctx: ReportContext): Iterable<CsvValue[]>;
   /**
@@ -82,3 +87,7 @@ export const text = (name: string, unit: string, source: Column['source'] = 'API
   unit,
   source,
 });
+
+/** The columns an export of `report` writes for this context. */
+export const columnsOf = (report: ReportDefinition, ctx: ReportContext): readonly Column[] =>
+  report.columnsFor?.(ctx) ?? report.columns;

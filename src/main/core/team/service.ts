@@ -42,7 +42,7 @@ import {
   type SharedReviews,
 } from './reviews';
 import { memberOf, newTeamStore } from './server-http';
-import { commentNewsOf, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
+import { commentNewsOf, mirrorOnce, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
 import {
   commentsSeen,
@@ -171,6 +171,9 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     if (linked) adoptAnnotations(db, linked, doc, teamRow(db) ? actor() : null);
     return doc;
   }
+
+  // What the team shared before this desktop copied texts into the user file gets there once.
+  if (teamRow(db)) mirrorOnce(db, links(db), docOf, now());
 
   /** A window's core: another process's updates (the CLI beside it) reach its documents and views. */
   let watch: TeamWatch | null = null;
@@ -307,6 +310,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     const doc = docOf(teamStoreId);
     mirrorOwners(db, storeId, doc, null);
     adoptAnnotations(db, storeId, doc, actor());
+    mirrorOnce(db, [{ storeId, teamStoreId }], docOf, now());
     connection?.open(teamStoreId, doc);
     publishPresence();
     void stayConnected();

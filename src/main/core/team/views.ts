@@ -10,7 +10,8 @@ import { commentsOf } from '#shared/team/comments';
 import type { Db } from '../db/types';
 import { getNote, noteKey, setNote } from '../db/user/notes';
 import { hasTakeaways, setTakeaway, takeawaysFor } from '../db/user/takeaways';
-import { copyOwners } from '../db/user/team';
+import { readSettingRow, writeSettingRow } from '../db/user/settings';
+import { copyOwners, type LinkRow } from '../db/user/team';
 
 export interface Touched {
   /** Tests whose note, takeaway or records changed. */
@@ -59,6 +60,17 @@ export function mirrorTexts(
   fallbackAt: string,
 ): void {
   if (db.readonly) return;
+  // One write transaction for all of them: a first exchange brings hundreds of notes in one update.
+  db.transaction(() => copyTexts(db, storeId, doc, testIds, fallbackAt)).immediate();
+}
+
+function copyTexts(
+  db: Db,
+  storeId: string,
+  doc: Y.Doc,
+  testIds: Iterable<string>,
+  fallbackAt: string,
+): void {
   const takeaways = hasTakeaways(db) ? takeawaysFor(db, storeId) : null;
   for (const testId of testIds) {
     const note = noteOf(doc, testId);
@@ -122,4 +134,41 @@ export function commentNewsOf(
     if (count > 0) out.push({ testId, count });
   }
   return out;
+}
+
+/** The user.settings row listing the team stores whose texts and owners were copied whole once. */
+const MIRRORED_KEY = 'teamMirrored';
+
+function mirroredStores(db: Db): Set<string> {
+  try {
+    const value: unknown = JSON.parse(readSettingRow(db, MIRRORED_KEY) ?? '[]');
+    return new Set(Array.isArray(value) ? value.filter((id) => typeof id === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Once per linked team store, when the app or the CLI opens its team: copies every note, takeaway
+ * and owner of the document into the user file. Every change since is copied as it happens, but
+ * texts shared before this desktop kept copies were not, so search, reports and the programme
+ * missed them until they changed again. Unchanged texts are not written (their dates stay).
+ */
+export function mirrorOnce(
+  db: Db,
+  linked: readonly Pick<LinkRow, 'storeId' | 'teamStoreId'>[],
+  docOf: (teamStoreId: string) => Y.Doc,
+  at: string,
+): void {
+  if (db.readonly || linked.length === 0) return;
+  const done = mirroredStores(db);
+  const due = linked.filter((link) => !done.has(link.teamStoreId));
+  if (due.length === 0) return;
+  for (const link of due) {
+    const doc = docOf(link.teamStoreId);
+    mirrorTexts(db, link.storeId, doc, teamTestIds(doc), at);
+    mirrorOwners(db, link.storeId, doc, null);
+    done.add(link.teamStoreId);
+  }
+  writeSettingRow(db, MIRRORED_KEY, [...done].sort(), at);
 }

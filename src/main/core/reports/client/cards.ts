@@ -7,13 +7,14 @@ import type { ReportFormat } from './format';
 import { intervalTable } from './intervals';
 import { decisionBox, intervalRows, metaLine, screenshotsBlock, type ClientTest } from './sections';
 import type { ReportShots } from './screenshots';
+import { signOffLine } from './sign-off';
 
 /**
  * The call in words and one line of figures: those at the call (labelled so) for a settled call, when a
  * call is expected for a running one, else the reason; the flags after it. The full reason is in the
  * detailed report.
  */
-function cardCall(input: ClientTest): string {
+function cardCall(input: ClientTest, fmt: ReportFormat): string {
   const { decision } = input;
   if (decision === null) return decisionBox(input, false);
   // The reason's first clause when there are no figures at the call or forecast to give: its headline.
@@ -24,6 +25,7 @@ function cardCall(input: ClientTest): string {
     `<div class="decision ${esc(decision.call)}"><div><span class="call">${esc(decision.words)}:</span> ${esc(capitalised(line))}</div>` +
     (guardrail ? `<div class="basis">Guardrail ${esc(guardrail.text)}: clearly worse.</div>` : '') +
     (flags ? `<div class="basis">⚠ ${esc(flags)}</div>` : '') +
+    signOffLine(input.signOff, decision.call, fmt) +
     `</div>`
   );
 }
@@ -39,7 +41,7 @@ export function testCard(input: ClientTest, fmt: ReportFormat, shots: ReportShot
     `<article class="card" data-test-id="${esc(test.id)}" aria-labelledby="${id}">` +
     `<h3 id="${id}" class="card-title" title="${esc(test.title)}">${esc(test.title)}</h3>` +
     `<div class="meta">${metaLine(input, fmt)}</div>` +
-    cardCall(input) +
+    cardCall(input, fmt) +
     // The figures and the screenshots side by side: two cards share a page.
     `<div class="card-body">` +
     intervalTable(intervalRows(input), fmt, 'Lift of every metric, with its 95% interval') +

@@ -10,6 +10,7 @@ import { clientReportRows, type ClientReportRow } from '../../db/cache/report-ro
 import { storeNames } from '../../db/cache/stores';
 import { countCachedTests } from '../../db/cache/reads';
 import { unpackJson } from '../../db/values';
+import { signOffFor, storeSignOffs, type StoreSignOffs } from '../../team/sign-offs';
 import type { ClientTest, StoreSection } from './render';
 
 export type ClientReportScope = {
@@ -59,6 +60,8 @@ export function loadClientReport(db: Db, scope: ClientReportScope): StoreSection
     );
   }
   const annotations = new Map<string, { day: string; label: string }[]>();
+  // Each store's sign-offs, read once (null: the store is not shared, and its report says nothing of them).
+  const signOffs = new Map<string, StoreSignOffs | null>();
   const sections = new Map<string, StoreSection & { tests: ClientTest[] }>();
   for (const store of stores)
     sections.set(store.id, { storeId: store.id, storeName: store.name, tests: [] });
@@ -70,14 +73,20 @@ export function loadClientReport(db: Db, scope: ClientReportScope): StoreSection
         row.storeId,
         listAnnotations(db, row.storeId).map((a) => ({ day: a.day, label: a.label })),
       );
+    if (!signOffs.has(row.storeId)) signOffs.set(row.storeId, storeSignOffs(db, row.storeId));
+    const shared = signOffs.get(row.storeId) ?? null;
+    const decision = readDecision(db, row.seq);
     sections.get(row.storeId)?.tests.push({
       storeName: row.storeName,
       test,
       results: readResults(row),
-      decision: readDecision(db, row.seq),
+      decision,
       note: noteFor(db, row.storeId, row.testId),
       annotations: annotations.get(row.storeId) ?? [],
       figuresAsOf: row.fetchedAt ?? row.syncedAt,
+      ...(shared === null
+        ? {}
+        : { signOff: signOffFor(shared, row.testId, decision?.call ?? null) }),
     });
   }
   if (scope.testId !== null) return [...sections.values()].filter((s) => s.tests.length > 0);

@@ -10,6 +10,7 @@ import { htmlDocument, type ReportHeader } from './document';
 import { learningsPage, type StoreLearnings } from './learnings';
 import { esc, shortTitle } from './escape';
 import { reportFormat, type ReportFormat } from './format';
+import { signOffText } from './sign-off';
 import { testSection, type ClientTest } from './sections';
 import { testCards } from './cards';
 import { NO_SHOTS, type ReportShots } from './screenshots';
@@ -218,7 +219,8 @@ export function textSummary(
     const atCall = atTheCallText(t.decision);
     const running = t.results === null ? 0 : dailySeries(t.results.daily).days.length;
     const days = running === 0 ? '' : `, ${fmt.int(running)} day${running === 1 ? '' : 's'} of data`;
-    return `• ${head}: ${t.decision.words.charAt(0).toLowerCase()}${t.decision.words.slice(1)}${figures}${days}${atCall === null ? '' : `; ${atCall}`}.`;
+    const signOff = signOffText(t.signOff, t.decision.call, fmt);
+    return `• ${head}: ${t.decision.words.charAt(0).toLowerCase()}${t.decision.words.slice(1)}${figures}${days}${atCall === null ? '' : `; ${atCall}`}.${signOff === null ? '' : ` ${signOff}`}`;
   });
   if (tests.length > lines.length)
     lines.push(`• …and ${fmt.int(tests.length - lines.length)} more tests in the full report.`);

@@ -14,6 +14,8 @@ import { esc } from './escape';
 import type { ReportFormat } from './format';
 import { intervalTable } from './intervals';
 import { NO_SHOTS, shotsOf, type ReportShots } from './screenshots';
+import { signOffLine } from './sign-off';
+import type { ReportSignOff } from '../../team/sign-offs';
 
 /** Everything a test's section shows, read from the cache. */
 export type ClientTest = {
@@ -26,6 +28,8 @@ export type ClientTest = {
   annotations: readonly { day: string; label: string }[];
   /** When the figures were synced: the results' fetch time, else the test's. */
   figuresAsOf: string | null;
+  /** The call's sign-off: absent when the store is not shared with a team, null when not signed off. */
+  signOff?: ReportSignOff | null;
 };
 
 const DAY_MS = 86_400_000;
@@ -84,13 +88,14 @@ export function metaLine(input: ClientTest, fmt: ReportFormat): string {
   return parts.filter(Boolean).join(' · ');
 }
 
-/** The call in words and its reason (and, in a full section, its basis). */
-export function decisionBox(input: ClientTest, withBasis = true): string {
+/** The call in words and its reason (and, in a full section, its basis and a shared store's sign-off). */
+export function decisionBox(input: ClientTest, withBasis = true, fmt?: ReportFormat): string {
   const { decision, results } = input;
   if (decision !== null) {
     return (
       `<div class="decision ${esc(decision.call)}"><div><span class="call">${esc(decision.words)}:</span> ${esc(decision.reason)}</div>` +
       (withBasis ? `<div class="basis">${esc(decision.basis)}</div>` : '') +
+      (fmt ? signOffLine(input.signOff, decision.call, fmt) : '') +
       `</div>`
     );
   }
@@ -378,7 +383,7 @@ export function testSection(
   return (
     `<section class="test${single ? ' single' : ''}" data-test-id="${esc(test.id)}" aria-labelledby="${id}">` +
     `<${head} id="${id}" class="test-title" title="${esc(test.title)}">${esc(test.title)}</${head}><div class="meta">${metaLine(input, fmt)}</div>${tags}${hypothesis}` +
-    decisionBox(input) +
+    decisionBox(input, true, fmt) +
     keyFigures(input, fmt) +
     intervalTable(intervalRows(input), fmt, 'Every metric: lift and 95% interval') +
     charts(input, fmt) +
