@@ -65,6 +65,7 @@ export const METHOD_NAMES = {
     'linkOffers',
     'setOpen',
     'proposeSignOff',
+    'decisionStamps',
   ],
 } as const;
 

@@ -35,6 +35,7 @@ import { TeamConnection, waitConverged } from './connection';
 import { findLinkOffers } from './links';
 import { Presence } from './presence';
 import { signOffOut } from './sign-offs';
+import { createTeamDecisions, type SharedDecisions } from './settings';
 import { memberOf, newTeamStore } from './server-http';
 import { commentNewsOf, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
@@ -84,6 +85,8 @@ export interface TeamLayer {
   service: Services['team'];
   /** The layer's note and takeaway reads and writes for the notes and programme services (views.ts). */
   texts: SharedTexts;
+  /** A shared store's decision settings and plans through the layer, for the decisions service (settings.ts). */
+  decisions: SharedDecisions;
   close(): void;
 }
 
@@ -153,6 +156,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       if (touched.tests.size === 0 && !touched.store) return;
       mirrorTexts(db, storeId, transaction.doc, touched.texts, now());
       if (touched.tests.size > 0) mirrorOwners(db, storeId, transaction.doc, touched.tests);
+      decisions.mirror(storeId, transaction.doc, touched);
       deps.onChanged?.(storeId, touched.store ? null : [...touched.tests]);
     });
     docs.set(teamStoreId, doc);
@@ -161,6 +165,8 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     if (linked) mirrorOwners(db, linked, doc, null);
     return doc;
   }
+
+  const decisions = createTeamDecisions({ db, docOf, actor });
 
   /** A window's core: another process's updates (the CLI beside it) reach its documents and views. */
   let watch: TeamWatch | null = null;
@@ -240,6 +246,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
   }
 
   function converged(teamStoreId: string): void {
+    if (decisions.seed(teamStoreId)) return;
     markSynced(db, teamStoreId);
     saveExchange(db, now());
     compact(db, teamStoreId);
@@ -532,6 +539,8 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       );
     },
 
+    decisionStamps: async ({ storeId }) => (requireStore(storeId), decisions.stamps(storeId)),
+
     async markCommentsSeen({ storeId, testId }) {
       requireStore(storeId);
       markSeen(db, storeId, testId, now());
@@ -560,6 +569,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
   return {
     service,
     texts,
+    decisions,
     close() {
       watch?.stop();
       closed = true;
