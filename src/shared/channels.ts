@@ -66,6 +66,7 @@ export const METHOD_NAMES = {
     'setOpen',
     'proposeSignOff',
     'changes',
+    'decisionStamps',
   ],
 } as const;
 

@@ -200,7 +200,13 @@ export function assembleCore(current: Db, ctx: AssemblyContext) {
     notes: createNotesService(current, clock, team.texts, team.reviews),
     portfolio: createPortfolioService(current, clock, refresh),
     settings: createSettingsService({ db: current, clock, emit }),
-    decisions: createDecisionsService({ db: current, clock, emit, refresh }),
+    decisions: createDecisionsService({
+      db: current,
+      clock,
+      emit,
+      refresh,
+      shared: team.decisions,
+    }),
     programme: createProgrammeService({ db: current, clock, refresh, shared: team.texts }),
     clientReports: createClientReportsService({
       db: current,

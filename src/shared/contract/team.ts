@@ -100,6 +100,20 @@ export const TeamSignOff = z.object({
 });
 export type TeamSignOff = z.infer<typeof TeamSignOff>;
 
+/** Who set a shared store's decision settings and each test's planned length, and when (the last writer's). */
+export const TeamDecisionStamps = z.object({
+  settings: z.object({ by: z.string(), at: z.string() }).nullable(),
+  plans: z.array(
+    z.object({
+      testId: z.string(),
+      plannedDays: z.int().nullable(),
+      by: z.string(),
+      at: z.string(),
+    }),
+  ),
+});
+export type TeamDecisionStamps = z.infer<typeof TeamDecisionStamps>;
+
 /** A team store this member was granted but has not linked, whose tests one of the desktop's stores holds. */
 export const TeamLinkOffer = z.object({
   storeId: StoreId,
@@ -229,4 +243,6 @@ export const team = {
     z.object({ storeId: StoreId.nullable().default(null) }),
     z.object({ stores: z.array(TeamStoreChanges) }),
   ),
+  /** Who set the store's decision settings and each test's plan, and when (empty for a store not shared). */
+  decisionStamps: method(StoreInput, TeamDecisionStamps),
 };

@@ -53,16 +53,19 @@ import type { Db } from '../db/types';
 import { readTestRaw } from '../db/cache/results';
 import type { DecisionRefresh } from '../decisions/refresh';
 import { plannerAt, storeTraffic } from '../decisions/store-traffic';
+import type { SharedDecisions } from '../team/settings';
 
 export interface DecisionsServiceDeps {
   db: Db;
   clock: () => number;
   emit(event: CoreEvent): void;
   refresh: DecisionRefresh;
+  /** A shared store's overrides and plans go to the team layer too, and come from it (team/settings.ts). */
+  shared?: SharedDecisions;
 }
 
 export function createDecisionsService(deps: DecisionsServiceDeps): Services['decisions'] {
-  const { db, clock, emit, refresh } = deps;
+  const { db, clock, emit, refresh, shared } = deps;
 
   function requireStore(storeId: string) {
     const store = getStoreRow(db, storeId);
@@ -97,6 +100,78 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
       }),
     };
   }
+
+  /** A store's overrides written whole (set at `at`, here or by a colleague), its calls made again. */
+  function applyOverrides(storeId: string, overrides: DecisionSettingsPatch, at: string): void {
+    // Kept before it changes: tests with data go on from that day with the budget their plan left.
+    recordSettingsChange(db, storeId, settingsTexts(db, storeId), at);
+    writeStoreOverrides(db, storeId, overrides, at);
+    // Made again a batch at a time; `decisions.changed` tells the window when they are.
+    void refresh.request(storeId, true);
+  }
+
+  /** A test's own planned length (set at `at`, here or by a colleague) and its call made again. */
+  function applyPlan(
+    storeId: string,
+    testId: string,
+    target: { seq: number; test: Test | null },
+    plannedDays: number | null,
+    at: string,
+  ): Decision | null {
+    const results = getResults(db, storeId, testId)?.results ?? null;
+    const basis = storeBasis(db, storeId);
+    const current = readTestPlan(db, storeId, testId);
+    const plan = nextPlan({
+      current,
+      plannedDays,
+      at,
+      dataThrough: results === null ? null : lastDataDate(results),
+      // The plan the call goes by now, and the one it would go by: a plan that moves once the test has
+      // data is a change after launch (a test's automatic end, say, is not moved by any plan).
+      before:
+        results === null || target.test === null
+          ? null
+          : plannedDaysOf(target.test, results, basis, current),
+      after: (candidate) =>
+        results === null || target.test === null
+          ? null
+          : plannedDaysOf(target.test, results, basis, candidate),
+    });
+    let decision: Decision | null = null;
+    db.transaction(() => {
+      writeTestPlan(db, storeId, testId, plan);
+      if (results !== null)
+        decision = writeDecision(
+          db,
+          { seq: target.seq, storeId, testId },
+          target.test,
+          results,
+          at,
+          basis,
+        );
+    }).immediate();
+    emit({ name: 'decisions.changed', payload: { storeId } });
+    return decision;
+  }
+
+  // A colleague's value from the team layer is written the way this desktop's own is.
+  shared?.bind({
+    overrides: applyOverrides,
+    plan(storeId, testId, plannedDays, at) {
+      const target = testRow(db, storeId, testId);
+      if (target) applyPlan(storeId, testId, target, plannedDays, at);
+      // A test this desktop has not synced yet: its plan waits, its call is made when it comes.
+      else
+        writeTestPlan(
+          db,
+          storeId,
+          testId,
+          plannedDays === null
+            ? null
+            : { plannedDays, setAt: at, dataThrough: null, previousDays: null },
+        );
+    },
+  });
 
   return {
     async list({ storeId }) {
@@ -145,24 +220,25 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
       if (storeId !== null) requireStore(storeId);
       requireWritable('Decision settings');
       const at = new Date(clock()).toISOString();
-      // Kept before it changes: tests with data go on from today with the budget their plan left.
-      recordSettingsChange(db, storeId, settingsTexts(db, storeId), at);
       if (storeId === null) {
+        // Kept before it changes: tests with data go on from today with the budget their plan left.
+        recordSettingsChange(db, storeId, settingsTexts(db, storeId), at);
         writeGlobalDecisionSettings(
           db,
           DecisionSettings.parse({ ...readGlobalDecisionSettings(db), ...patch }),
           at,
         );
+        // Made again a batch at a time; `decisions.changed` tells the window when they are.
+        void refresh.request(storeId, true);
       } else {
         const overrides: DecisionSettingsPatch = {
           ...readStoreOverrides(db).get(storeId),
           ...patch,
         };
         for (const key of clear) delete overrides[key];
-        writeStoreOverrides(db, storeId, overrides, at);
+        applyOverrides(storeId, overrides, at);
+        shared?.overridesWritten(storeId, overrides);
       }
-      // Made again a batch at a time; `decisions.changed` tells the window when they are.
-      void refresh.request(storeId, true);
       return view();
     },
 
@@ -181,40 +257,14 @@ export function createDecisionsService(deps: DecisionsServiceDeps): Services['de
       if (!target)
         throw problem('notFound', 404, 'Test not found', `No cached test ${testId} in this store.`);
       requireWritable('The plan');
-      const at = new Date(clock()).toISOString();
-      const results = getResults(db, storeId, testId)?.results ?? null;
-      const basis = storeBasis(db, storeId);
-      const current = readTestPlan(db, storeId, testId);
-      const plan = nextPlan({
-        current,
+      const decision = applyPlan(
+        storeId,
+        testId,
+        target,
         plannedDays,
-        at,
-        dataThrough: results === null ? null : lastDataDate(results),
-        // The plan the call goes by now, and the one it would go by: a plan that moves once the test has
-        // data is a change after launch (a test's automatic end, say, is not moved by any plan).
-        before:
-          results === null || target.test === null
-            ? null
-            : plannedDaysOf(target.test, results, basis, current),
-        after: (candidate) =>
-          results === null || target.test === null
-            ? null
-            : plannedDaysOf(target.test, results, basis, candidate),
-      });
-      let decision: Decision | null = null;
-      db.transaction(() => {
-        writeTestPlan(db, storeId, testId, plan);
-        if (results !== null)
-          decision = writeDecision(
-            db,
-            { seq: target.seq, storeId, testId },
-            target.test,
-            results,
-            at,
-            basis,
-          );
-      }).immediate();
-      emit({ name: 'decisions.changed', payload: { storeId } });
+        new Date(clock()).toISOString(),
+      );
+      shared?.planWritten(storeId, testId, plannedDays);
       return decision;
     },
 

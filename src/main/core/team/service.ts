@@ -41,6 +41,7 @@ import {
   mirrorAnnotations,
   type SharedReviews,
 } from './reviews';
+import { createTeamDecisions, type SharedDecisions } from './settings';
 import { memberOf, newTeamStore } from './server-http';
 import { commentNewsOf, mirrorOnce, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
@@ -92,6 +93,8 @@ export interface TeamLayer {
   texts: SharedTexts;
   /** Review marks, annotations and the Changes view's team section (reviews.ts). */
   reviews: SharedReviews;
+  /** A shared store's decision settings and plans through the layer, for the decisions service (settings.ts). */
+  decisions: SharedDecisions;
   close(): void;
 }
 
@@ -162,6 +165,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       mirrorTexts(db, storeId, transaction.doc, touched.texts, now());
       if (touched.tests.size > 0) mirrorOwners(db, storeId, transaction.doc, touched.tests);
       if (touched.store) mirrorAnnotations(db, storeId, transaction.doc);
+      decisions.mirror(storeId, transaction.doc, touched);
       deps.onChanged?.(storeId, touched.store ? null : [...touched.tests]);
     });
     docs.set(teamStoreId, doc);
@@ -172,6 +176,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     return doc;
   }
 
+  const decisions = createTeamDecisions({ db, docOf, actor });
   // What the team shared before this desktop copied texts into the user file gets there once.
   if (teamRow(db)) mirrorOnce(db, links(db), docOf, now());
 
@@ -253,6 +258,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
   }
 
   function converged(teamStoreId: string): void {
+    if (decisions.seed(teamStoreId)) return;
     markSynced(db, teamStoreId);
     saveExchange(db, now());
     compact(db, teamStoreId);
@@ -562,6 +568,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       if (storeId !== null) requireStore(storeId);
       return { stores: reviews.changes(storeId) };
     },
+    decisionStamps: async ({ storeId }) => (requireStore(storeId), decisions.stamps(storeId)),
 
     async markCommentsSeen({ storeId, testId }) {
       requireStore(storeId);
@@ -592,6 +599,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     service,
     texts,
     reviews,
+    decisions,
     close() {
       watch?.stop();
       closed = true;

@@ -88,6 +88,18 @@ export function readTestPlan(db: Db, storeId: string, testId: string): TestPlan 
   );
 }
 
+/** Each test's own planned length in a store (the tests with a plan row). */
+export function testPlansOf(
+  db: Db,
+  storeId: string,
+): { testId: string; plannedDays: number | null }[] {
+  if (!hasDecisionData(db)) return [];
+  return statement<{ testId: string; plannedDays: number | null }>(
+    db,
+    `SELECT test_id AS testId, planned_days AS plannedDays FROM user.test_plans WHERE store_id = ? ORDER BY test_id`,
+  ).all(storeId);
+}
+
 /** Records a test's plan, or forgets it (null). */
 export function writeTestPlan(
   db: Db,
