@@ -48,6 +48,7 @@ export const METHOD_NAMES = {
     'leave',
     'share',
     'link',
+    'unlink',
     'sync',
     'notes',
     'setNote',

@@ -135,4 +135,24 @@ describe('Settings, Team: share and link', () => {
     await expect.poll(() => others(bob.window), { timeout: 10_000 }).toEqual([]);
     for (const window of windows) expect(window.pageErrors).toEqual([]);
   });
+
+  it("stops sharing a store on one desktop: Share is offered again and its note stays, the colleague's link as it was", async () => {
+    const carol = desks['carol'];
+    const bob = desks['bob'];
+    if (!carol || !bob) throw new Error('the first test makes the desktops');
+    // Carol's Settings are still open from the first test.
+    const team = carol.window.page.getByTestId('settings-team');
+    const demo = team.locator('[data-testid="team-store"][data-store="demo"]');
+    await demo.getByTestId('team-unlink').click();
+    await demo.getByTestId('team-share').waitFor();
+    expect(await demo.getByTestId('team-store-state').count()).toBe(0);
+    expect((await carol.core.services.team.status({})).stores).toEqual([]);
+    const [first] = await allTestRows(carol.core, 'demo');
+    const note = await carol.core.services.notes.get({ storeId: 'demo', testId: first?.id ?? '' });
+    expect(note.body).toBe('Wait for the weekend.');
+    expect((await bob.core.services.team.status({})).stores.map((s) => s.storeId)).toEqual([
+      'demo',
+    ]);
+    for (const window of windows) expect(window.pageErrors).toEqual([]);
+  });
 });

@@ -192,6 +192,11 @@ export const team = {
     StoreInput.extend({ teamStoreId: TeamStoreId }),
     z.object({ teamStoreId: TeamStoreId }),
   ),
+  /**
+   * Stops sharing a store on this desktop: its notes, takeaways, annotations, settings and plans stay
+   * in the user file as local data; the team's copy (and every colleague's) is untouched.
+   */
+  unlink: method(StoreInput, z.object({ teamStoreId: TeamStoreId })),
   /** Connects, exchanges until both sides hold the same state, and (unless connected already) disconnects. */
   sync: method(
     z.object({ timeoutMs: z.int().min(100).max(600_000).default(20_000) }),

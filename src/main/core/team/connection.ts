@@ -114,6 +114,12 @@ export class TeamConnection {
     return new Map([...this.lines].map(([id, line]) => [id, line.provider]));
   }
 
+  /** Closes one store's document on the socket (the others stay open). */
+  closeStore(teamStoreId: string): void {
+    this.lines.get(teamStoreId)?.provider.destroy();
+    this.lines.delete(teamStoreId);
+  }
+
   storeIds(): string[] {
     return [...this.lines.keys()];
   }

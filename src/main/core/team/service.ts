@@ -59,6 +59,8 @@ import {
   saveJoin,
   saveLeave,
   saveLink,
+  dropLink,
+  copyOwners,
   teamRow,
   waitingUpdates,
 } from '../db/user/team';
@@ -422,6 +424,22 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       if (!teamRow(db)) throw notJoined();
       linkStore(storeId, teamStoreId);
       return { teamStoreId };
+    },
+
+    async unlink({ storeId }) {
+      requireStore(storeId);
+      const link = linkOfStore(db, storeId);
+      if (!link) throw notShared(storeId);
+      // Everything the views read is in the user file already (the mirrors): it stays, as local data.
+      connection?.closeStore(link.teamStoreId);
+      docs.get(link.teamStoreId)?.destroy();
+      docs.delete(link.teamStoreId);
+      dropLink(db, storeId);
+      // The owners are the team's (a store not shared has none): "Mine" no longer lists them.
+      copyOwners(db, storeId, new Map(), null);
+      publishPresence();
+      deps.onChanged?.(storeId, null);
+      return { teamStoreId: link.teamStoreId };
     },
 
     async sync({ timeoutMs }) {

@@ -275,8 +275,8 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ core, io, extra, storeId }) => settingsCommand(core, io, extra, storeId),
   },
   team: {
-    usage: 'team join|leave|status|share|link|sync',
-    help: `the team's shared layer (docs/team.md):\n  team join --url URL   the member token from ${TEAM_TOKEN_ENV}\n                        or stdin, kept in the OS keychain\n  team leave            forget the token; the copies stay\n  team status [--json]  joined, connected, last exchange, waiting\n  team share --store S [--json]   share a store: {"teamStoreId"}\n  team link --store S --team-store ID   link a colleague's share\n  team sync             exchange until the same as the server;\n                        exit 1 when refused or out of reach`,
+    usage: 'team join|leave|status|share|link|unlink|sync',
+    help: `the team's shared layer (docs/team.md):\n  team join --url URL   the member token from ${TEAM_TOKEN_ENV}\n                        or stdin, kept in the OS keychain\n  team leave            forget the token; the copies stay\n  team status [--json]  joined, connected, last exchange, waiting\n  team share --store S [--json]   share a store: {"teamStoreId"}\n  team link --store S --team-store ID   link a colleague's share\n  team unlink --store S  stop sharing it here; its notes stay local\n  team sync             exchange until the same as the server;\n                        exit 1 when refused or out of reach`,
     json: true,
     positionals: true,
     check: checkTeamArgs,

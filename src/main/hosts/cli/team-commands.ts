@@ -29,7 +29,15 @@ export async function printLinkHints(core: Core, io: Io, storeId: string | null)
     );
   }
 }
-export const TEAM_SUBCOMMANDS = ['join', 'leave', 'status', 'share', 'link', 'sync'] as const;
+export const TEAM_SUBCOMMANDS = [
+  'join',
+  'leave',
+  'status',
+  'share',
+  'link',
+  'unlink',
+  'sync',
+] as const;
 
 /** A wrong `team …` command line, in words (exit 2), or null. */
 export function checkTeamArgs(extra: readonly string[], values: Values): string | null {
@@ -48,7 +56,9 @@ export function checkTeamArgs(extra: readonly string[], values: Values): string 
     const url = TeamUrl.safeParse(values.url);
     if (!url.success) return url.error.issues[0]?.message ?? 'Invalid --url.';
   }
-  if ((sub === 'share' || sub === 'link') && !values.store) return `team ${sub} needs --store ID.`;
+  if ((sub === 'share' || sub === 'link' || sub === 'unlink') && !values.store) {
+    return `team ${sub} needs --store ID.`;
+  }
   if (sub === 'link' && !values['team-store']) return 'team link needs --team-store ID.';
   return null;
 }
@@ -96,6 +106,13 @@ export async function teamCommand(
         teamStoreId: values['team-store'] ?? '',
       });
       io.out(`Linked ${storeId ?? ''} to team store ${answer.teamStoreId}.`);
+      return 0;
+    }
+    case 'unlink': {
+      const answer = await team.unlink({ storeId: storeId ?? '' });
+      io.out(
+        `Stopped sharing ${storeId ?? ''} on this desktop (team store ${answer.teamStoreId}); its notes, takeaways, annotations and plans stay here as local data.`,
+      );
       return 0;
     }
     case 'sync': {

@@ -45,6 +45,7 @@ const LINK_OF_TEAM_STORE = read<LinkRow, { teamStoreId: string }>(
 const LINK = write<{ storeId: string; teamStoreId: string; at: string }>(
   `INSERT INTO user.team_links (store_id, team_store_id, linked_at) VALUES (@storeId, @teamStoreId, @at)`,
 );
+const UNLINK = write<{ storeId: string }>(`DELETE FROM user.team_links WHERE store_id = @storeId`);
 const SYNCED_THROUGH = write<{ teamStoreId: string; id: number }>(
   `UPDATE user.team_links SET synced_through = max(synced_through, @id) WHERE team_store_id = @teamStoreId`,
 );
@@ -87,6 +88,8 @@ export const linkOfTeamStore = (db: Db, teamStoreId: string): LinkRow | null =>
   LINK_OF_TEAM_STORE.get(db, { teamStoreId }) ?? null;
 export const saveLink = (db: Db, storeId: string, teamStoreId: string, at: string) =>
   void LINK.run(db, { storeId, teamStoreId, at });
+/** Forgets the link only: the document's updates stay (linking it again reads them). */
+export const dropLink = (db: Db, storeId: string) => void UNLINK.run(db, { storeId });
 
 /** The document as this desktop holds it: every update kept, applied in order. */
 export function loadDoc(db: Db, teamStoreId: string, doc: Y.Doc, origin: unknown): void {
