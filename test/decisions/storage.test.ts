@@ -23,8 +23,21 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
+/** What version 21 of the cache was: migration 22 undone (each test's raw record as text, not packed). */
+const UNDO_22 = `
+CREATE TABLE tests_raw_text (
+  seq      INTEGER PRIMARY KEY REFERENCES tests (seq) ON DELETE CASCADE,
+  raw_json TEXT NOT NULL
+) STRICT;
+INSERT INTO tests_raw_text (seq, raw_json) SELECT seq, raw_json FROM tests_raw;
+DROP VIEW tests_raw;
+DROP TABLE tests_raw_packed;
+ALTER TABLE tests_raw_text RENAME TO tests_raw;
+PRAGMA user_version = 21;
+`;
+
 /** What version 20 of the cache was: migration 21 undone (each call's JSON as text, not packed). */
-const UNDO_21 = `
+const UNDO_21 = `${UNDO_22}
 CREATE TABLE tests_decision_text (
   seq           INTEGER PRIMARY KEY REFERENCES tests (seq) ON DELETE CASCADE,
   decision_json TEXT NOT NULL
