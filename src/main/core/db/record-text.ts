@@ -9,6 +9,8 @@
 // it is made): any other record, or a day of another shape, is kept as its plain text. Nothing a
 // reader sees changes; only the bytes stored do.
 
+import { SEGMENTS, SIDE_METRICS } from '#shared/api/results';
+
 /** Starts a laid-out text and separates its parts; JSON text never holds it raw (it is escaped). */
 const MARK = '\u0001';
 const DAILY_KEY = ',"daily":';
@@ -33,10 +35,50 @@ const RATES: Record<string, readonly [string, string, number]> = {
 const ratio = (numerator: number, denominator: number, scale: number): number =>
   (denominator === 0 ? 0 : numerator / denominator) * scale;
 
+/**
+ * Days' templates written as their index here: a day as the schema lays it out (its sides' metrics in
+ * order, no segments), the shape of every day the simulator sends, which would otherwise cost each
+ * record about 190 bytes packed. Only ever appended to: records refer to these by position.
+ */
+const TEMPLATES: readonly string[] = [
+  (() => {
+    const side = {
+      ...Object.fromEntries(SIDE_METRICS.map((metric) => [metric, HOLE])),
+      ...Object.fromEntries(SEGMENTS.map((segment) => [segment, null])),
+    };
+    return JSON.stringify({ performance: { control: side, variant: side } });
+  })(),
+];
+
+const DAY_MS = 86_400_000;
+/** `YYYY-MM-DD` of a day, as the daily series' keys are written. */
+const dateOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** The dates, or `first+count` where they are `count` days in a row from `first` (the usual case). */
+function datesOf(dates: readonly string[]): string[] | string {
+  const first = dates[0];
+  if (first === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(first)) return dates.slice();
+  const start = Date.parse(`${first}T00:00:00Z`);
+  return dates.every((date, i) => date === dateOf(start + i * DAY_MS))
+    ? `${first}+${dates.length}`
+    : dates.slice();
+}
+
+/** The dates datesOf wrote; null when malformed. */
+function datesFrom(value: unknown): unknown[] | null {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'string') return null;
+  const [first = '', count = ''] = value.split('+');
+  const start = Date.parse(`${first}T00:00:00Z`);
+  const days = Number(count);
+  if (!Number.isFinite(start) || !Number.isInteger(days) || days < 0) return null;
+  return Array.from({ length: days }, (_, i) => dateOf(start + i * DAY_MS));
+}
+
 /** A column left out: `numerator/denominator*scale`, the indexes of the columns it is a ratio of. */
 type Derived = string;
 /** The laid-out daily series: its dates, one day's text with a hole for each number, the columns. */
-type Columns = { k: string[]; t: string; c: (number[] | Derived)[] };
+type Columns = { k: string[] | string; t: string | number; c: (number[] | Derived)[] };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -86,7 +128,8 @@ function columnsOf(daily: Record<string, unknown>): Columns | null {
       if (rates.every((value, i) => Object.is(value, ratio(ns[i] ?? NaN, ds[i] ?? NaN, scale))))
         laidOut[r] = `${n}/${d}*${scale}`;
     }
-  return { k: dates, t: template, c: laidOut };
+  const known = TEMPLATES.indexOf(template);
+  return { k: datesOf(dates), t: known >= 0 ? known : template, c: laidOut };
 }
 
 /** A number as JSON.stringify writes it (String(n) where finite). */
@@ -95,10 +138,11 @@ const numberText = (n: number | undefined): string =>
 
 /** The daily series' JSON text from its columns, as JSON.stringify wrote it; null when malformed. */
 function dailyText(value: unknown): string | null {
-  if (!isRecord(value) || !Array.isArray(value.k) || typeof value.t !== 'string') return null;
-  if (!Array.isArray(value.c)) return null;
-  const dates: unknown[] = value.k;
-  const parts = value.t.split(HOLE_TEXT);
+  if (!isRecord(value) || !Array.isArray(value.c)) return null;
+  const dates = datesFrom(value.k);
+  const template = typeof value.t === 'number' ? TEMPLATES[value.t] : value.t;
+  if (dates === null || typeof template !== 'string') return null;
+  const parts = template.split(HOLE_TEXT);
   const stored: unknown[] = value.c;
   if (stored.length !== parts.length - 1) return null;
   const columns: number[][] = [];

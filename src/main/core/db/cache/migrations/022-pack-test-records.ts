@@ -8,7 +8,8 @@ import type { Migration } from './migration';
  * the cache's unpack_json), writable through INSTEAD OF triggers (pack_text), so every read of a
  * test's record in SQL stays as it was. Results records are laid out before they are packed from this
  * version on (db/record-text.ts): records packed before read the same and are replaced as their results
- * are written again, so nothing of results_raw is converted here. Existing records of tests_raw are
+ * are written again, so nothing of results_raw is converted here; so are the facts' days (the text of
+ * their columns: core/decisions/facts.ts packDays, which reads v20's float64 too). Existing records of tests_raw are
  * converted here, in the migration's transaction (about 30 µs a test); the quality is written out
  * rather than imported, so this step stays as it was released.
  */
