@@ -145,7 +145,8 @@ function dailyText(value: unknown): string | null {
   const parts = template.split(HOLE_TEXT);
   const stored: unknown[] = value.c;
   if (stored.length !== parts.length - 1) return null;
-  const columns: number[][] = [];
+  /** Each column's numbers as their text: what the record holds, written once a number. */
+  const columns: string[][] = [];
   /** A column a rate is a ratio of: one stored whole (a count), wherever it stands. */
   const counts = (at: number | undefined): unknown[] | null => {
     const column = at === undefined ? undefined : stored[at];
@@ -153,7 +154,7 @@ function dailyText(value: unknown): string | null {
   };
   for (const column of stored) {
     if (Array.isArray(column)) {
-      columns.push(column.map(Number));
+      columns.push(column.map((n) => numberText(typeof n === 'number' ? n : undefined)));
       continue;
     }
     if (typeof column !== 'string') return null;
@@ -161,15 +162,17 @@ function dailyText(value: unknown): string | null {
     const ns = counts(n);
     const ds = counts(d);
     if (ns === null || ds === null || scale === undefined) return null;
-    columns.push(dates.map((_, i) => ratio(Number(ns[i]), Number(ds[i]), scale)));
+    columns.push(dates.map((_, i) => numberText(ratio(Number(ns[i]), Number(ds[i]), scale))));
   }
-  const days = dates.map((date, i) => {
-    let text = `${JSON.stringify(date)}:${parts[0] ?? ''}`;
+  // One array joined once: a year of days is some 30,000 pieces.
+  const pieces: string[] = ['{'];
+  dates.forEach((date, i) => {
+    pieces.push(i === 0 ? '' : ',', JSON.stringify(date), ':', parts[0] ?? '');
     for (let c = 0; c < columns.length; c++)
-      text += numberText(columns[c]?.[i]) + (parts[c + 1] ?? '');
-    return text;
+      pieces.push(columns[c]?.[i] ?? 'null', parts[c + 1] ?? '');
   });
-  return `{${days.join(',')}}`;
+  pieces.push('}');
+  return pieces.join('');
 }
 
 /** Whether `holder[key]` is a rate its counts beside it give to the last bit (RATES). */
