@@ -25,14 +25,15 @@ let storeId = '';
 
 /** What version 21 of the cache was: migration 22 undone (each test's raw record as text, not packed). */
 const UNDO_22 = `
-CREATE TABLE tests_raw_text (
+CREATE TEMP TABLE tests_raw_text AS SELECT seq, raw_json FROM tests_raw;
+DROP VIEW tests_raw;
+DROP TABLE tests_raw_packed;
+CREATE TABLE tests_raw (
   seq      INTEGER PRIMARY KEY REFERENCES tests (seq) ON DELETE CASCADE,
   raw_json TEXT NOT NULL
 ) STRICT;
-INSERT INTO tests_raw_text (seq, raw_json) SELECT seq, raw_json FROM tests_raw;
-DROP VIEW tests_raw;
-DROP TABLE tests_raw_packed;
-ALTER TABLE tests_raw_text RENAME TO tests_raw;
+INSERT INTO tests_raw (seq, raw_json) SELECT seq, raw_json FROM tests_raw_text;
+DROP TABLE tests_raw_text;
 PRAGMA user_version = 21;
 `;
 
