@@ -1,5 +1,6 @@
 // Opening the cache: connection settings, migrations from every earlier version, and refusing files it must not touch.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync } from 'node:zlib';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -258,9 +259,7 @@ describe('openDatabase', () => {
     v19.close();
 
     const db = openDatabase(file);
-    const stored = db
-      .prepare<[], { days: Uint8Array }>(`SELECT days FROM results_facts`)
-      .get();
+    const stored = db.prepare<[], { days: Uint8Array }>(`SELECT days FROM results_facts`).get();
     expect(stored?.days.byteLength).toBeLessThan(plain.byteLength / 2);
     expect(unpackDays(stored?.days ?? new Uint8Array())).toEqual(days);
     db.close();
@@ -308,6 +307,62 @@ describe('openDatabase', () => {
     // Packed as calls are packed now: what the reads decompress.
     expect(unpackText(packText(calls[0] ?? ''))).toBe(calls[0]);
     expect(stored[0]?.packed).toBeLessThan(Buffer.byteLength(calls[0] ?? ''));
+    db.close();
+  });
+
+  it("packs the tests' records kept under v21, read back through tests_raw as they were, and keeps their results readable", () => {
+    const TEST_ID = '00000000-0000-4000-8000-000000000001';
+    const file = join(tempDir(), 'cache.db');
+    const v21 = new Database(file);
+    v21.pragma('foreign_keys = ON');
+    migrate(v21, MIGRATIONS.slice(0, 21));
+    v21.exec(`
+      INSERT INTO stores (id, name, base_url, kind, key_storage, created_at)
+        VALUES ('s1', 'Shop', 'https://shop.example.com', 'api', 'keychain', '2026-01-01T00:00:00Z');
+      INSERT INTO tests (store_id, id, title, status, stage, goal, device, visitor_option, created_at, updated_at, synced_at)
+        VALUES ('s1', '${TEST_ID}', 'Free shipping bar', 'completed', 'idea', 'conversion', 'all', 'all',
+                '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z');
+      INSERT INTO results (store_id, test_id, status, total_visitors, control_split, variant_split, lift, change_revenue,
+                           control_probability_win, variant_probability_win, tier, probability_to_win, not_yet_stable,
+                           fetched_at, test_updated_at, test_status)
+        VALUES ('s1', '${TEST_ID}', 'completed', 100, 50, 50, 4.2, 10, 0.03, 0.97, 'significant', 0.97, 0,
+                '2026-01-03T00:00:00Z', '2026-01-02T00:00:00Z', 'completed');`);
+    const record = JSON.stringify({
+      id: TEST_ID,
+      title: 'Free shipping bar',
+      tags: [{ id: 't', name: 'Copy' }],
+    });
+    v21.prepare(`INSERT INTO tests_raw (seq, raw_json) SELECT seq, ? FROM tests`).run(record);
+    // Results packed as v21 packed them (plain JSON, Brotli): read the same after the upgrade.
+    const results = makeResults(TEST_ID);
+    v21
+      .prepare(`INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES ('s1', ?, ?)`)
+      .run(TEST_ID, brotliCompressSync(JSON.stringify(results)));
+    v21.close();
+
+    const db = openDatabase(file);
+    const read = () =>
+      db
+        .prepare<[], { json: string; title: string; tag: string }>(
+          `SELECT raw_json AS json, json_extract(raw_json, '$.title') AS title,
+                  (SELECT value ->> 'name' FROM json_each(raw_json, '$.tags')) AS tag FROM tests_raw`,
+        )
+        .all();
+    expect(read()).toEqual([{ json: record, title: 'Free shipping bar', tag: 'Copy' }]);
+    const packed = db
+      .prepare<[], { bytes: number }>(`SELECT length(raw_packed) AS bytes FROM tests_raw_packed`)
+      .get();
+    expect(packed?.bytes).toBeGreaterThan(0);
+    expect(getResults(db, 's1', TEST_ID)?.results).toEqual(results);
+    // tests_raw is written as before, through the view.
+    db.prepare(`UPDATE tests_raw SET raw_json = json_set(raw_json, '$.title', 'Renamed')`).run();
+    expect(read()[0]?.title).toBe('Renamed');
+    db.prepare(`DELETE FROM tests_raw`).run();
+    expect(read()).toEqual([]);
+    db.prepare(`INSERT OR REPLACE INTO tests_raw (seq, raw_json) SELECT seq, ? FROM tests`).run(
+      record,
+    );
+    expect(read()[0]?.json).toBe(record);
     db.close();
   });
 

@@ -3,6 +3,7 @@
 // simulated tests (revenue goals, unknown goals, no variant, SRM, daily figures that do not add up,
 // ended tests, plans and plan changes); facts whose test, results or version changed are never used.
 import { existsSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '#simulator/index';
@@ -213,6 +214,35 @@ const SETTINGS: Partial<DecisionSettings>[] = [
 ];
 
 describe('decision facts', { timeout: 120_000 }, () => {
+  it('pack the days as the text of their columns (cache v22), smaller than float64, and read float64 series too', () => {
+    const side = (visitors: number, revenue: number) => ({
+      visitors,
+      conversions: 3,
+      carts: 9,
+      clicks: 20,
+      orders: 3,
+      revenue,
+    });
+    const days = Array.from({ length: 30 }, (_, i) => ({
+      dayNumber: 20_400 + i,
+      control: side(100 + i, 250.26 + i),
+      variant: side(98 + i, 301.5),
+    }));
+    const packed = packDays(days);
+    const text = brotliDecompressSync(packed).toString('utf8');
+    expect(text.startsWith('[[20400,1,1,')).toBe(true); // the day numbers as differences
+    expect(unpackDays(packed)).toEqual(days);
+    const float64 = new Float64Array(
+      days.flatMap((d) => [d.dayNumber, ...Object.values(d.control), ...Object.values(d.variant)]),
+    );
+    const v20 = brotliCompressSync(new Uint8Array(float64.buffer), {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 },
+    });
+    expect(unpackDays(v20)).toEqual(days);
+    expect(packed.length).toBeLessThan(v20.length);
+    expect(unpackDays(packDays([]))).toEqual([]);
+  });
+
   it('pack and unpack the days bit for bit', () => {
     const days = [
       {

@@ -23,8 +23,22 @@ const simulator = createSimulator({ seed: 5, stores: [{ name: 'Acme', tests: 160
 let served: ServedSimulator;
 let storeId = '';
 
+/** What version 21 of the cache was: migration 22 undone (each test's raw record as text, not packed). */
+const UNDO_22 = `
+CREATE TEMP TABLE tests_raw_text AS SELECT seq, raw_json FROM tests_raw;
+DROP VIEW tests_raw;
+DROP TABLE tests_raw_packed;
+CREATE TABLE tests_raw (
+  seq      INTEGER PRIMARY KEY REFERENCES tests (seq) ON DELETE CASCADE,
+  raw_json TEXT NOT NULL
+) STRICT;
+INSERT INTO tests_raw (seq, raw_json) SELECT seq, raw_json FROM tests_raw_text;
+DROP TABLE tests_raw_text;
+PRAGMA user_version = 21;
+`;
+
 /** What version 20 of the cache was: migration 21 undone (each call's JSON as text, not packed). */
-const UNDO_21 = `
+const UNDO_21 = `${UNDO_22}
 CREATE TABLE tests_decision_text (
   seq           INTEGER PRIMARY KEY REFERENCES tests (seq) ON DELETE CASCADE,
   decision_json TEXT NOT NULL

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, statfsSync } 
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError, problem } from '#shared/problem';
-import { unpackJson } from './values';
+import { packText, unpackJson } from './values';
 import { MIGRATIONS, migrate, schemaVersion } from './cache/migrations';
 import { CORRUPT_CACHE, diskFullProblem, storageFailure, storageProblem } from './storage-errors';
 import { USER_DATA_MIGRATIONS } from './user/migrations/migrations';
@@ -226,13 +226,17 @@ function openReadOnly(file: string, options: OpenOptions): Db {
 }
 
 /**
- * SQL functions of the cache: compressed records (results_raw.raw_packed) read with
- * json_extract(unpack_json(x), '$.a'); spelling_key(x), a goal's spelling-free key (the domain's
+ * SQL functions of the cache: compressed records (results_raw.raw_packed, tests_raw_packed through
+ * the tests_raw view) read with json_extract(unpack_json(x), '$.a') and written with pack_text(x); spelling_key(x), a goal's spelling-free key (the domain's
  * spellingKey), so a filter on one goal matches all its spellings.
  */
 function addFunctions(db: Db): void {
   db.function('unpack_json', { deterministic: true }, (packed: unknown) =>
     packed instanceof Uint8Array ? unpackJson(packed) : null,
+  );
+  // What tests_raw's triggers pack a test's record with (cache migration 22).
+  db.function('pack_text', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? packText(text) : null,
   );
   db.function('spelling_key', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? spellingKey(value) : null,

@@ -25,6 +25,7 @@ import { migration018 } from './018-review-parts';
 import { migration019 } from './019-paused-call';
 import { migration020 } from './020-pack-fact-days';
 import { migration021 } from './021-pack-calls';
+import { migration022 } from './022-pack-test-records';
 
 export type { Migration } from './migration';
 
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration019,
   migration020,
   migration021,
+  migration022,
 ];
 
 /** The schema an attached file lives under: the cache is `main`, the user's own data `user`. */
