@@ -11,7 +11,7 @@ import {
 import { getStoreRow } from '../db/cache/stores';
 import type { Db } from '../db/types';
 import type { SharedReviews } from '../team/reviews';
-import type { SharedTexts } from '../team/service';
+import type { SharedTexts } from '../team/records-service';
 
 /**
  * `shared`: a shared store's note is the team layer's (team/service.ts), and `reviews` its annotations

@@ -8,7 +8,7 @@ import type { Db } from '../db/types';
 import { hasCachedTest } from '../db/cache/reads';
 import { hasTakeaways, setTakeaway } from '../db/user/takeaways';
 import type { DecisionRefresh } from '../decisions/refresh';
-import type { SharedTexts } from '../team/service';
+import type { SharedTexts } from '../team/records-service';
 import { backlog } from '../programme/backlog';
 import { learningsOf } from '../programme/learnings';
 

@@ -1,40 +1,18 @@
-// `team.*`: this desktop's copy of the team layer (a Y.Doc per shared store, kept in the user file), its connection to the team server, and the CLI's and window's reads and writes of it.
+// `team.*`: this desktop's copy of the team layer (a Y.Doc per shared store, kept in the user file), its connection to the team server, joining, sharing, linking and syncing; the records' reads and writes are records-service.ts's.
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as Y from 'yjs';
-import type {
-  DecisionCall,
-  Services,
-  TeamComment,
-  TeamNote,
-  TeamPresence,
-  TeamStatus,
-} from '#shared/contract/index';
+import type { DecisionCall, Services, TeamPresence, TeamStatus } from '#shared/contract/index';
 import { problem } from '#shared/problem';
-import {
-  addComment,
-  commentsOf,
-  deleteComment,
-  editComment,
-  type TeamComment as LayerComment,
-} from '#shared/team/comments';
-import { initTeamDoc, teamTestIds, TeamValueError, type Actor } from '#shared/team/records';
-import {
-  noteOf,
-  setNote as setTeamNote,
-  setTakeaway as setTeamTakeaway,
-  takeawayOf,
-  appendNote as appendTeamNote,
-  teamNotes,
-} from '#shared/team/texts';
-import { approveSignOff, ownerOf, proposeSignOff, setOwner } from '#shared/team/values';
+import { initTeamDoc, TeamValueError, type Actor } from '#shared/team/records';
+import { noteOf, setNote as setTeamNote } from '#shared/team/texts';
 import { getStoreRow } from '../db/cache/stores';
-import { getNote, notesFor, setNote as setLocalNote } from '../db/user/notes';
+import { notesFor } from '../db/user/notes';
 import type { Db } from '../db/types';
 import type { SecretStore } from '../secrets';
 import { TeamConnection, waitConverged } from './connection';
 import { findLinkOffers } from './links';
 import { Presence } from './presence';
-import { signOffOut } from './sign-offs';
+import { createTeamRecords, type SharedTexts } from './records-service';
 import {
   adoptAnnotations,
   createSharedReviews,
@@ -43,13 +21,13 @@ import {
 } from './reviews';
 import { createTeamDecisions, type SharedDecisions } from './settings';
 import { memberOf, newTeamStore } from './server-http';
-import { commentNewsOf, mirrorOnce, mirrorOwners, mirrorTexts, ownersOf, touchedBy } from './views';
+import { mirrorOnce, mirrorOwners, mirrorTexts, touchedBy } from './views';
 import { watchTeamUpdates, type TeamWatch } from './watch';
 import {
-  commentsSeen,
-  markCommentsSeen as markSeen,
   appendUpdate,
   compact,
+  copyOwners,
+  dropLink,
   linkOfStore,
   linkOfTeamStore,
   links,
@@ -59,8 +37,6 @@ import {
   saveJoin,
   saveLeave,
   saveLink,
-  dropLink,
-  copyOwners,
   teamRow,
   waitingUpdates,
 } from '../db/user/team';
@@ -98,13 +74,6 @@ export interface TeamLayer {
   /** A shared store's decision settings and plans through the layer, for the decisions service (settings.ts). */
   decisions: SharedDecisions;
   close(): void;
-}
-
-/** A shared store's note or takeaway; null from a read or write when the store is not shared. */
-export interface SharedTexts {
-  note(storeId: string, testId: string): TeamNote | null;
-  setNote(storeId: string, testId: string, text: string): TeamNote | null;
-  setTakeaway(storeId: string, testId: string, text: string): TeamNote | null;
 }
 
 /** The origin of updates another process wrote to the user file (watch.ts): kept there already. */
@@ -190,11 +159,6 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       if (closed || !linkOfTeamStore(db, teamStoreId)) return;
       Y.applyUpdate(docOf(teamStoreId), update, POLLED);
     });
-  }
-
-  function sharedText(storeId: string, testId: string): TeamNote | null {
-    const link = linkOfStore(db, storeId);
-    return link ? noteOf(docOf(link.teamStoreId), testId) : null;
   }
 
   function actor(): Actor {
@@ -324,36 +288,16 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
     void stayConnected();
   }
 
-  function commentOut(testId: string, comment: LayerComment): TeamComment {
-    return { testId, ...comment };
-  }
-
-  function oneComment(doc: Y.Doc, testId: string, id: string): TeamComment {
-    const found = commentsOf(doc, testId).find((comment) => comment.id === id);
-    if (!found) throw problem('notFound', 404, 'No such comment', `No comment ${id} on ${testId}.`);
-    return commentOut(testId, found);
-  }
-
-  /** Approves or proposes the test's current call (from the decisions cache). */
-  async function signing(
-    storeId: string,
-    testId: string,
-    write: (doc: Y.Doc, testId: string, call: DecisionCall, actor: Actor) => void,
-  ) {
-    requireStore(storeId);
-    const doc = sharedDoc(storeId);
-    const call = await deps.callOf(storeId, testId);
-    if (call === null) {
-      throw problem(
-        'validation',
-        400,
-        'No call to sign off',
-        `Test ${testId} has no call in this store's cache yet: sync the store first.`,
-      );
-    }
-    writing(() => write(doc, testId, call, actor()));
-    return signOffOut(doc, testId);
-  }
+  const records = createTeamRecords({
+    db,
+    now,
+    docOf,
+    sharedDoc,
+    actor,
+    requireStore,
+    writing,
+    callOf: deps.callOf,
+  });
 
   const reviews = createSharedReviews({
     db,
@@ -476,146 +420,18 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
 
     setOpen: async ({ storeId }) => presence.setOpen(storeId),
 
-    async notes({ storeId }) {
-      requireStore(storeId);
-      const link = linkOfStore(db, storeId);
-      if (link) return teamNotes(docOf(link.teamStoreId));
-      return [...notesFor(db, storeId)].map(([key, body]) => {
-        const testId = key.slice(key.indexOf('\u0000') + 1);
-        return {
-          testId,
-          text: body,
-          updatedAt: getNote(db, storeId, testId)?.updatedAt ?? null,
-          authors: [],
-        };
-      });
-    },
-
-    async setNote({ storeId, testId, text, append }) {
-      requireStore(storeId);
-      const link = linkOfStore(db, storeId);
-      if (!link) {
-        // A store not shared keeps its note where it always was, as notes.set writes it.
-        const current = getNote(db, storeId, testId)?.body ?? '';
-        const body =
-          append && current !== ''
-            ? current.endsWith('\n')
-              ? current + text
-              : `${current}\n${text}`
-            : text;
-        const at = now();
-        setLocalNote(db, storeId, testId, body, at);
-        return { testId, text: body, updatedAt: body.trim() === '' ? null : at, authors: [] };
-      }
-      const doc = docOf(link.teamStoreId);
-      const who = actor();
-      writing(() =>
-        append ? appendTeamNote(doc, testId, text, who) : setTeamNote(doc, testId, text, who),
-      );
-      return noteOf(doc, testId);
-    },
-
-    async comments({ storeId, testId }) {
-      requireStore(storeId);
-      const doc = sharedDoc(storeId);
-      const tests = testId === null ? teamTestIds(doc) : [testId];
-      return tests.flatMap((id) => commentsOf(doc, id).map((comment) => commentOut(id, comment)));
-    },
-
-    async addComment({ storeId, testId, text }) {
-      requireStore(storeId);
-      const doc = sharedDoc(storeId);
-      const id = writing(() => addComment(doc, testId, text, actor()));
-      return oneComment(doc, testId, id);
-    },
-
-    async editComment({ storeId, testId, id, text }) {
-      requireStore(storeId);
-      const doc = sharedDoc(storeId);
-      writing(() => editComment(doc, testId, id, text, actor()));
-      return oneComment(doc, testId, id);
-    },
-
-    async deleteComment({ storeId, testId, id }) {
-      requireStore(storeId);
-      const doc = sharedDoc(storeId);
-      writing(() => deleteComment(doc, testId, id, actor()));
-      return oneComment(doc, testId, id);
-    },
-
-    async owner({ storeId, testId }) {
-      requireStore(storeId);
-      const owner = ownerOf(sharedDoc(storeId), testId);
-      return { testId, owner: owner?.value ?? null, by: owner?.by ?? null, at: owner?.at ?? null };
-    },
-
-    async setOwner({ storeId, testId, owner }) {
-      requireStore(storeId);
-      const doc = sharedDoc(storeId);
-      writing(() => setOwner(doc, testId, owner, actor()));
-      const now = ownerOf(doc, testId);
-      return { testId, owner: now?.value ?? null, by: now?.by ?? null, at: now?.at ?? null };
-    },
-
-    signOff: ({ storeId, testId }) => signing(storeId, testId, approveSignOff),
-    proposeSignOff: ({ storeId, testId }) => signing(storeId, testId, proposeSignOff),
-
-    async signOffState({ storeId, testId }) {
-      requireStore(storeId);
-      return signOffOut(sharedDoc(storeId), testId);
-    },
-
-    async owners({ storeId }) {
-      requireStore(storeId);
-      const link = linkOfStore(db, storeId);
-      return link ? ownersOf(docOf(link.teamStoreId)) : [];
-    },
-
-    async commentNews({ storeId }) {
-      requireStore(storeId);
-      const link = linkOfStore(db, storeId);
-      if (!link) return [];
-      return commentNewsOf(
-        docOf(link.teamStoreId),
-        teamRow(db)?.member ?? null,
-        commentsSeen(db, storeId),
-      );
-    },
-
     changes: async ({ storeId }) => {
       if (storeId !== null) requireStore(storeId);
       return { stores: reviews.changes(storeId) };
     },
     decisionStamps: async ({ storeId }) => (requireStore(storeId), decisions.stamps(storeId)),
 
-    async markCommentsSeen({ storeId, testId }) {
-      requireStore(storeId);
-      markSeen(db, storeId, testId, now());
-      return {};
-    },
-  };
-
-  const texts: SharedTexts = {
-    note: sharedText,
-    setNote(storeId, testId, text) {
-      const link = linkOfStore(db, storeId);
-      if (!link) return null;
-      const doc = docOf(link.teamStoreId);
-      writing(() => setTeamNote(doc, testId, text, actor()));
-      return noteOf(doc, testId);
-    },
-    setTakeaway(storeId, testId, text) {
-      const link = linkOfStore(db, storeId);
-      if (!link) return null;
-      const doc = docOf(link.teamStoreId);
-      writing(() => setTeamTakeaway(doc, testId, text, actor()));
-      return takeawayOf(doc, testId);
-    },
+    ...records.methods,
   };
 
   return {
     service,
-    texts,
+    texts: records.texts,
     reviews,
     decisions,
     close() {
