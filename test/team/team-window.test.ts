@@ -133,6 +133,13 @@ describe('Settings, Team: share and link', () => {
       .getByText('All stores')
       .click();
     await expect.poll(() => others(bob.window), { timeout: 10_000 }).toEqual([]);
+    // Alice no longer has the store open, and is still online: Settings, Team says who is.
+    const online = (await teamSettings(bob.window)).getByTestId('team-online');
+    await expect
+      .poll(() => online.textContent(), { timeout: 10_000 })
+      .toMatch(/Online now: .*alice/);
+    expect(await online.textContent()).not.toContain('bob');
+    await bob.window.page.keyboard.press('Escape');
     for (const window of windows) expect(window.pageErrors).toEqual([]);
   });
 

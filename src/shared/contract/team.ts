@@ -130,7 +130,10 @@ export type TeamLinkOffer = z.infer<typeof TeamLinkOffer>;
 
 /** Who else has each shared store open in a window (by local store id; stores nobody else has open are left out). */
 export const TeamPresence = z.object({
+  /** The other members with each shared store open (stores with none left out). */
   stores: z.array(z.object({ storeId: StoreId, members: z.array(z.string()) })),
+  /** The other members connected on any store this desktop shares, names sorted. */
+  online: z.array(z.string()),
 });
 export type TeamPresence = z.infer<typeof TeamPresence>;
 

@@ -1,10 +1,13 @@
-// Who else has a store open: each provider's Hocuspocus awareness carries {member, open} for the store the window shows; the others' states are read back as names per local store.
+// Who else is online and has a store open: each provider's Hocuspocus awareness carries {member, open} (open for the store the window shows); the others' states are read back as the members online and names per local store.
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import { z } from 'zod';
 import type { TeamPresence } from '#shared/contract/index';
 
-/** What this desktop publishes in a store's awareness (at most 4 KiB: server.ts). */
-const OpenState = z.object({ member: z.string(), open: z.literal(true) });
+/**
+ * What this desktop publishes in each store's awareness while connected (at most 4 KiB: server.ts):
+ * who it is, and whether that store is the one its window shows.
+ */
+const MemberState = z.object({ member: z.string(), open: z.boolean() });
 
 export interface PresenceDeps {
   /** The providers of the linked stores, by team store id (none when not connected). */
@@ -37,14 +40,15 @@ export class Presence {
         this.watched.add(provider);
         provider.awareness?.on('change', () => this.deps.changed(this.read()));
       }
-      const open = member !== null && this.deps.storeOf(teamStoreId) === this.openStore;
-      provider.setAwarenessField('splitbook', open ? { member, open: true } : null);
+      const open = this.deps.storeOf(teamStoreId) === this.openStore;
+      provider.setAwarenessField('splitbook', member === null ? null : { member, open });
     }
   }
 
-  /** The other members who have each store open, names sorted, one entry per store with any. */
+  /** The other members online, and who has each store open, names sorted, one entry per store with any. */
   read(): TeamPresence {
     const stores: TeamPresence['stores'] = [];
+    const online = new Set<string>();
     const me = this.deps.member();
     for (const [teamStoreId, provider] of this.deps.providers()) {
       const awareness = provider.awareness;
@@ -53,12 +57,14 @@ export class Presence {
       const names = new Set<string>();
       for (const [clientId, state] of awareness.getStates()) {
         if (clientId === awareness.clientID) continue;
-        const parsed = OpenState.safeParse((state as Record<string, unknown>)['splitbook']);
+        const parsed = MemberState.safeParse((state as Record<string, unknown>)['splitbook']);
         // Another desktop of the same member (two windows) is not "someone else".
-        if (parsed.success && parsed.data.member !== me) names.add(parsed.data.member);
+        if (!parsed.success || parsed.data.member === me) continue;
+        online.add(parsed.data.member);
+        if (parsed.data.open) names.add(parsed.data.member);
       }
       if (names.size > 0) stores.push({ storeId, members: [...names].sort() });
     }
-    return { stores };
+    return { stores, online: [...online].sort() };
   }
 }

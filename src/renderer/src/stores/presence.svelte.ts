@@ -5,6 +5,17 @@ import { getBridge } from '../lib/bridge';
 
 class Presence {
   #stores = $state.raw<TeamPresence['stores']>([]);
+  #online = $state.raw<string[]>([]);
+
+  /** The other members connected to the team on a store this desktop shares. */
+  get online(): string[] {
+    return this.#online;
+  }
+
+  #take(now: TeamPresence): void {
+    this.#stores = now.stores;
+    this.#online = now.online;
+  }
 
   /** The other members with `storeId` open, names sorted (none when not on a team). */
   othersIn(storeId: string): string[] {
@@ -14,14 +25,14 @@ class Presence {
   /** Publishes the store the window shows (null: all stores); a solo desktop answers nobody. */
   open(storeId: string | null): void {
     api.team.setOpen({ storeId }).then(
-      (now) => (this.#stores = now.stores),
+      (now) => this.#take(now),
       // Presence is a courtesy: a host without a team layer or a refused call shows nobody.
-      () => (this.#stores = []),
+      () => this.#take({ stores: [], online: [] }),
     );
   }
 
   follow(): () => void {
-    return getBridge().on('team.presence', (payload) => (this.#stores = payload.stores));
+    return getBridge().on('team.presence', (payload) => this.#take(payload));
   }
 }
 
