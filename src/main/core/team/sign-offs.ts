@@ -3,14 +3,9 @@ import type { DecisionCall, TeamSignOff } from '#shared/contract/index';
 import { teamTestIds } from '#shared/team/records';
 import { signOffOf } from '#shared/team/values';
 import * as Y from 'yjs';
-import { schemaVersion } from '../db/cache/migrations';
 import { getStoreRow } from '../db/cache/stores';
-import { hasUserData } from '../db/user/attached';
-import { linkOfStore, links, loadDoc } from '../db/user/team';
+import { hasTeamData, linkOfStore, links, loadDoc } from '../db/user/team';
 import type { Db } from '../db/types';
-
-/** The user-data migration that made the team tables (an older file opened read-only has none). */
-const TEAM_VERSION = 12;
 
 export function signOffOut(doc: Y.Doc, testId: string): TeamSignOff {
   const state = signOffOf(doc, testId);
@@ -41,13 +36,9 @@ export type ReportSignOff = {
 /** One shared store's sign-offs by test id (tests without one left out). */
 export type StoreSignOffs = ReadonlyMap<string, Omit<ReportSignOff, 'stale'>>;
 
-function hasTeamTables(db: Db): boolean {
-  return hasUserData(db) && schemaVersion(db, 'user') >= TEAM_VERSION;
-}
-
 /** Whether any store a report covers (one, or every store in the cache when null) is shared. */
 export function anyStoreShared(db: Db, storeId: string | null): boolean {
-  if (!hasTeamTables(db)) return false;
+  if (!hasTeamData(db)) return false;
   if (storeId !== null) return linkOfStore(db, storeId) !== null;
   return links(db).some((link) => getStoreRow(db, link.storeId) !== null);
 }
@@ -57,7 +48,7 @@ export function anyStoreShared(db: Db, storeId: string | null): boolean {
  * update is kept there at once, so a report reads what the window shows); null when not shared.
  */
 export function storeSignOffs(db: Db, storeId: string): StoreSignOffs | null {
-  if (!hasTeamTables(db)) return null;
+  if (!hasTeamData(db)) return null;
   const link = linkOfStore(db, storeId);
   if (!link) return null;
   const doc = new Y.Doc();

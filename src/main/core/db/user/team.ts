@@ -1,7 +1,9 @@
 // The user file's copy of the team layer (user migration 12): the team joined, the links, and each team store's Yjs updates, compacted.
 import * as Y from 'yjs';
+import { schemaVersion } from '../cache/migrations';
 import { read, write } from '../sql';
 import type { Db } from '../types';
+import { hasUserData } from './attached';
 
 export type TeamRow = {
   url: string;
@@ -75,17 +77,24 @@ const PUT_MERGED = write<{ id: number; teamStoreId: string; data: Uint8Array }>(
   `INSERT INTO user.team_updates (id, team_store_id, origin, data) VALUES (@id, @teamStoreId, 'merged', @data)`,
 );
 
-export const teamRow = (db: Db): TeamRow | null => TEAM.get(db) ?? null;
+/**
+ * Whether the user file has the team tables (user migration 12): a file opened read-only, which is
+ * never migrated, or a bare cache may not. Without them no team was joined and no store is linked.
+ */
+export const hasTeamData = (db: Db): boolean => hasUserData(db) && schemaVersion(db, 'user') >= 12;
+
+export const teamRow = (db: Db): TeamRow | null =>
+  hasTeamData(db) ? (TEAM.get(db) ?? null) : null;
 export const saveJoin = (db: Db, url: string, member: string, account: string, at: string) =>
   void JOIN.run(db, { url, member, account, at });
 export const saveLeave = (db: Db, at: string) => void LEAVE.run(db, { at });
 export const saveExchange = (db: Db, at: string) => void EXCHANGED.run(db, { at });
 
-export const links = (db: Db): LinkRow[] => LINKS.all(db);
+export const links = (db: Db): LinkRow[] => (hasTeamData(db) ? LINKS.all(db) : []);
 export const linkOfStore = (db: Db, storeId: string): LinkRow | null =>
-  LINK_OF_STORE.get(db, { storeId }) ?? null;
+  hasTeamData(db) ? (LINK_OF_STORE.get(db, { storeId }) ?? null) : null;
 export const linkOfTeamStore = (db: Db, teamStoreId: string): LinkRow | null =>
-  LINK_OF_TEAM_STORE.get(db, { teamStoreId }) ?? null;
+  hasTeamData(db) ? (LINK_OF_TEAM_STORE.get(db, { teamStoreId }) ?? null) : null;
 export const saveLink = (db: Db, storeId: string, teamStoreId: string, at: string) =>
   void LINK.run(db, { storeId, teamStoreId, at });
 /** Forgets the link only: the document's updates stay (linking it again reads them). */
