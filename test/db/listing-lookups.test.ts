@@ -11,15 +11,15 @@ import { tempDir } from './fixtures';
 describe('the listing look-ups', () => {
   it.each(Object.entries(LISTING_LOOKUPS))(
     '%s walks the listed ids, each found by its key',
-    (_name, sql) => {
+    (_name, lookup) => {
       const dir = tempDir();
       const db = openDatabase(join(dir, 'splitbook.db'), {
         userDataFile: join(dir, 'splitbook-user.db'),
       });
       try {
         const plan = db
-          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-          .all('[]', 's')
+          .prepare(`EXPLAIN QUERY PLAN ${lookup.sql}`)
+          .all({ ids: '[]', storeId: 's' })
           .map((row) => (row as { detail: string }).detail);
         expect(plan[0]).toMatch(/^SCAN ids VIRTUAL TABLE/);
         for (const step of plan.slice(1).filter((s) => /^(SEARCH|SCAN) [tr] /.test(s)))

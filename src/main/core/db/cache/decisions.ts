@@ -4,7 +4,7 @@
 import { Decision, DecisionCall } from '#shared/contract/decisions';
 import type { StoredFacts } from './decision-facts';
 import { statement } from '../statements';
-import { read } from '../sql';
+import { read, write } from '../sql';
 import { packText, unpackText } from '../values';
 import type { Db } from '../types';
 import { planJoin } from '../user/decisions';
@@ -45,19 +45,39 @@ export type StoredCall = {
   json: string;
 };
 
-const SET_DECISION = `
-  UPDATE tests SET decision = ?, decision_words = ?, decision_reason = ?, days_to_decision = ?,
-    goal_lift = ?, goal_p_win = ?, decision_key = ?, decided_at = ?, decision_basis = ?, decision_date = ?
-  WHERE seq = ?`;
-const SET_DECISION_JSON = `
-  INSERT INTO tests_decision (seq, decision_packed, look_date) VALUES (?, ?, ?)
-  ON CONFLICT (seq) DO UPDATE SET decision_packed = excluded.decision_packed, look_date = excluded.look_date`;
-const DELETE_DECISION_JSON = `DELETE FROM tests_decision WHERE seq = ?`;
-const SET_RATE_FITS = `UPDATE results SET rate_fits = ? WHERE store_id = ? AND test_id = ?`;
+/** A call's columns on the test's row (NULLs when the test has none), its key and when it was made. */
+type CallColumns = {
+  call: DecisionCall | null;
+  words: string | null;
+  reason: string | null;
+  daysToDecision: number | null;
+  goalLift: number | null;
+  goalPWin: number | null;
+  key: string;
+  at: string;
+  basis: string | null;
+  decisionDate: string | null;
+};
+
+/** The SET of a call's columns, shared by the two writes of a call. */
+const SET_CALL_COLUMNS = `decision = @call, decision_words = @words, decision_reason = @reason,
+    days_to_decision = @daysToDecision, goal_lift = @goalLift, goal_p_win = @goalPWin,
+    decision_key = @key, decided_at = @at, decision_basis = @basis, decision_date = @decisionDate`;
+
+const SET_DECISION = write<CallColumns & { seq: number }>(
+  `UPDATE tests SET ${SET_CALL_COLUMNS} WHERE seq = @seq`,
+);
+const SET_DECISION_JSON = write<{ seq: number; packed: Uint8Array; lookDate: string | null }>(`
+  INSERT INTO tests_decision (seq, decision_packed, look_date) VALUES (@seq, @packed, @lookDate)
+  ON CONFLICT (seq) DO UPDATE SET decision_packed = excluded.decision_packed, look_date = excluded.look_date`);
+const DELETE_DECISION_JSON = write<{ seq: number }>(`DELETE FROM tests_decision WHERE seq = @seq`);
+const SET_RATE_FITS = write<{ storeId: string; testId: string; rateFits: string }>(
+  `UPDATE results SET rate_fits = @rateFits WHERE store_id = @storeId AND test_id = @testId`,
+);
 
 /** Keeps a result's rate fits (JSON) on its row. */
 export function writeRateFits(db: Db, storeId: string, testId: string, rateFits: string): void {
-  statement(db, SET_RATE_FITS).run(rateFits, storeId, testId);
+  SET_RATE_FITS.run(db, { storeId, testId, rateFits });
 }
 
 /**
@@ -71,29 +91,29 @@ export function storeCall(
   key: string,
   at: string,
 ): void {
-  statement(db, SET_DECISION).run(...callColumns(call, key, at), seq);
+  SET_DECISION.run(db, { ...callColumns(call, key, at), seq });
   writeCallJson(db, seq, call);
 }
 
-/** SET_DECISION's values but the seq: a call's columns (NULLs when the test has none), its key and time. */
-function callColumns(call: StoredCall | null, key: string, at: string): unknown[] {
-  return [
-    call?.call ?? null,
-    call?.words ?? null,
-    call?.reason ?? null,
-    call?.daysToDecision ?? null,
-    call?.goalLift ?? null,
-    call?.goalPWin ?? null,
+/** A call's columns (NULLs when the test has none), its key and time. */
+function callColumns(call: StoredCall | null, key: string, at: string): CallColumns {
+  return {
+    call: call?.call ?? null,
+    words: call?.words ?? null,
+    reason: call?.reason ?? null,
+    daysToDecision: call?.daysToDecision ?? null,
+    goalLift: call?.goalLift ?? null,
+    goalPWin: call?.goalPWin ?? null,
     key,
     at,
-    call?.basis ?? null,
-    call?.decisionDate ?? null,
-  ];
+    basis: call?.basis ?? null,
+    decisionDate: call?.decisionDate ?? null,
+  };
 }
 
 function writeCallJson(db: Db, seq: number, call: StoredCall | null): void {
-  if (call === null) statement(db, DELETE_DECISION_JSON).run(seq);
-  else statement(db, SET_DECISION_JSON).run(seq, packText(call.json), call.lookDate);
+  if (call === null) DELETE_DECISION_JSON.run(db, { seq });
+  else SET_DECISION_JSON.run(db, { seq, packed: packText(call.json), lookDate: call.lookDate });
 }
 
 // ---------- stale calls ----------
@@ -133,37 +153,37 @@ export function staleRows(
        LEFT JOIN results_facts f ON f.store_id = r.store_id AND f.test_id = r.test_id`,
     )}
     ORDER BY t.seq
-    LIMIT ?`;
-  return statement<StaleRow>(db, sql).all(storeId, afterSeq, basisKey, limit);
+    LIMIT @limit`;
+  return statement<StaleRow>(db, sql).all({ storeId, afterSeq, basisKey, limit });
 }
 
 /**
- * The stale tests of a store after a seq (parameters: store id, seq, the basis' key): missing or stale
- * calls, or results without their rate fits. `joins` adds what a reader takes besides.
+ * The stale tests of a store after a seq (parameters @storeId, @afterSeq and @basisKey, the basis'
+ * key): missing or stale calls, or results without their rate fits. `joins` adds what a reader takes
+ * besides.
  */
 function staleTests(plan: ReturnType<typeof planJoin>, joins = ''): string {
   return `FROM tests t
     JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
     ${joins}
     ${plan.join}
-    WHERE t.store_id = ? AND t.seq > ?
-      AND (t.decision_key IS NULL OR t.decision_key IS NOT (? || ${plan.key}) OR r.rate_fits IS NULL)`;
+    WHERE t.store_id = @storeId AND t.seq > @afterSeq
+      AND (t.decision_key IS NULL OR t.decision_key IS NOT (@basisKey || ${plan.key}) OR r.rate_fits IS NULL)`;
 }
 
 /** How many tests of a store have a stale call by `basisKey` (what a refresh's progress counts up to). */
 export function staleRowCount(db: Db, storeId: string, basisKey: string): number {
   const sql = `SELECT count(*) AS n ${staleTests(planJoin(db))}`;
-  return statement<{ n: number }>(db, sql).get(storeId, 0, basisKey)?.n ?? 0;
+  return statement<{ n: number }>(db, sql).get({ storeId, afterSeq: 0, basisKey })?.n ?? 0;
 }
 
-const SELECT_RESULTS_PACKED = `SELECT raw_packed AS packed FROM results_raw WHERE store_id = ? AND test_id = ?`;
+const SELECT_RESULTS_PACKED = read<{ packed: Uint8Array }, { storeId: string; testId: string }>(
+  `SELECT raw_packed AS packed FROM results_raw WHERE store_id = @storeId AND test_id = @testId`,
+);
 
 /** A test's results as results_raw keeps them (packJson), or null when it has none. */
 export function readPackedResults(db: Db, storeId: string, testId: string): Uint8Array | null {
-  return (
-    statement<{ packed: Uint8Array }>(db, SELECT_RESULTS_PACKED).get(storeId, testId)?.packed ??
-    null
-  );
+  return SELECT_RESULTS_PACKED.get(db, { storeId, testId })?.packed ?? null;
 }
 
 /**
@@ -171,12 +191,21 @@ export function readPackedResults(db: Db, storeId: string, testId: string): Uint
  * with this key (a sync wrote the test's newer results and their call meanwhile), and the facts it
  * was made from are still the ones kept (its results or record did not change since it was read).
  */
-const SET_STALE_DECISION = `
-  UPDATE tests SET decision = ?, decision_words = ?, decision_reason = ?, days_to_decision = ?,
-    goal_lift = ?, goal_p_win = ?, decision_key = ?, decided_at = ?, decision_basis = ?, decision_date = ?
-  WHERE seq = ? AND decision_key IS NOT ?
-    AND EXISTS (SELECT 1 FROM results_facts f WHERE f.store_id = ? AND f.test_id = ?
-      AND f.version IS ? AND f.test_hash IS ? AND f.facts IS ? AND f.days IS ?)`;
+const SET_STALE_DECISION = write<
+  CallColumns & {
+    seq: number;
+    storeId: string;
+    testId: string;
+    factsVersion: string | null;
+    testHash: string | null;
+    facts: string | null;
+    days: Uint8Array | null;
+  }
+>(`
+  UPDATE tests SET ${SET_CALL_COLUMNS}
+  WHERE seq = @seq AND decision_key IS NOT @key
+    AND EXISTS (SELECT 1 FROM results_facts f WHERE f.store_id = @storeId AND f.test_id = @testId
+      AND f.version IS @factsVersion AND f.test_hash IS @testHash AND f.facts IS @facts AND f.days IS @days)`);
 
 /**
  * Writes a call made from a stale row's kept facts, only while the row still needs it (SET_STALE_DECISION);
@@ -189,17 +218,16 @@ export function storeStaleCall(
   at: string,
 ): boolean {
   const { row } = stale;
-  const changes = statement(db, SET_STALE_DECISION).run(
+  const changes = SET_STALE_DECISION.run(db, {
     ...callColumns(call, stale.key, at),
-    row.seq,
-    stale.key,
-    stale.storeId,
-    row.testId,
-    row.factsVersion,
-    row.testHash,
-    row.facts,
-    row.days,
-  ).changes;
+    seq: row.seq,
+    storeId: stale.storeId,
+    testId: row.testId,
+    factsVersion: row.factsVersion,
+    testHash: row.testHash,
+    facts: row.facts,
+    days: row.days,
+  }).changes;
   if (changes === 0) return false;
   writeCallJson(db, row.seq, call);
   return true;
@@ -207,12 +235,13 @@ export function storeStaleCall(
 
 // ---------- reads ----------
 
+const DECISION_PACKED = read<{ packed: Uint8Array }, { seq: number }>(
+  `SELECT decision_packed AS packed FROM tests_decision WHERE seq = @seq`,
+);
+
 /** A test's stored call, or null (none, or written by a version whose shape this one cannot read). */
 export function readDecision(db: Db, seq: number): Decision | null {
-  const row = statement<{ packed: Uint8Array }>(
-    db,
-    `SELECT decision_packed AS packed FROM tests_decision WHERE seq = ?`,
-  ).get(seq);
+  const row = DECISION_PACKED.get(db, { seq });
   return row ? parsed<Decision>(Decision, unpackText(row.packed)) : null;
 }
 
@@ -308,24 +337,22 @@ export function decisionLines(db: Db, storeId: string | null): DecisionLineDbRow
 }
 
 /** Each store's place in the store list (its position), by id: the Decisions view groups calls in it. */
+const STORE_POSITIONS = read<{ id: string; position: number }>(`SELECT id, position FROM stores`);
+
 export function storePositions(db: Db): Map<string, number> {
-  const rows = statement<{ id: string; position: number }>(
-    db,
-    `SELECT id, position FROM stores`,
-  ).all();
+  const rows = STORE_POSITIONS.all(db);
   return new Map(rows.map((row) => [row.id, row.position]));
 }
 
 /** The rate fits of a store's results (JSON, two sides each), of tests not removed. */
+const STORE_RATE_FITS = read<{ fits: string }, { storeId: string }>(
+  `SELECT r.rate_fits AS fits FROM results r
+   JOIN tests t ON t.store_id = r.store_id AND t.id = r.test_id AND t.removed = 0
+   WHERE r.store_id = @storeId AND r.rate_fits IS NOT NULL`,
+);
+
 export function storeRateFitsTexts(db: Db, storeId: string): string[] {
-  return statement<{ fits: string }>(
-    db,
-    `SELECT r.rate_fits AS fits FROM results r
-     JOIN tests t ON t.store_id = r.store_id AND t.id = r.test_id AND t.removed = 0
-     WHERE r.store_id = ? AND r.rate_fits IS NOT NULL`,
-  )
-    .all(storeId)
-    .map((row) => row.fits);
+  return STORE_RATE_FITS.all(db, { storeId }).map((row) => row.fits);
 }
 
 /** A test's call as its row holds it: the call, its words and the key it was made under. */

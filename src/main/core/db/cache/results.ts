@@ -6,8 +6,7 @@ import type { TestResults } from '#shared/api/index';
 import { storeCall, writeRateFits, type StoredCall } from './decisions';
 import { writeFacts, type FactsRow } from './decision-facts';
 import { clearSetAside } from './set-aside';
-import { statement } from '../statements';
-import { read } from '../sql';
+import { read, write } from '../sql';
 import type { Db } from '../types';
 
 /** One test's results as a sync writes them. */
@@ -21,23 +20,54 @@ export interface ResultsWrite {
   testStatus: string;
 }
 
-const DELETE_RESULTS = `DELETE FROM results WHERE store_id = ? AND test_id = ?`;
-const INSERT_RESULTS = `
+type TestKey = { storeId: string; testId: string };
+
+const DELETE_RESULTS = write<TestKey>(
+  `DELETE FROM results WHERE store_id = @storeId AND test_id = @testId`,
+);
+const INSERT_RESULTS = write<
+  TestKey &
+    ResultsFigures & {
+      fetchedAt: string;
+      testUpdatedAt: string;
+      testStatus: string;
+      reviewParts: string;
+    }
+>(`
   INSERT INTO results (
     store_id, test_id, status, total_visitors, control_split, variant_split, winner, lift, change_revenue,
     control_probability_win, variant_probability_win, tier, leading_variant, probability_to_win,
     not_yet_stable, tier_reached_at, fetched_at, test_updated_at, test_status, review_parts
-  ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_RESULTS_RAW = `INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES (?, ?, ?)`;
+  ) VALUES (
+    @storeId, @testId, @status, @totalVisitors, @controlSplit, @variantSplit, @winner, @lift, @changeRevenue,
+    @controlProbabilityWin, @variantProbabilityWin, @tier, @leadingVariant, @probabilityToWin,
+    @notYetStable, @tierReachedAt, @fetchedAt, @testUpdatedAt, @testStatus, @reviewParts
+  )`);
+const INSERT_RESULTS_RAW = write<TestKey & { packed: Uint8Array }>(
+  `INSERT INTO results_raw (store_id, test_id, raw_packed) VALUES (@storeId, @testId, @packed)`,
+);
 /** The results' figures the list sorts and filters by, copied to the test's row with its alerts (one row write). */
-const COPY_RESULTS_TO_TEST = `
-  UPDATE tests SET probability_to_win = ?, lift = ?, visitors = ?, tier = ?, leader = ?, alerts = ?, alert_count = ?
-  WHERE store_id = ? AND id = ?`;
+const COPY_RESULTS_TO_TEST = write<
+  TestKey & {
+    probabilityToWin: number | null;
+    lift: number | null;
+    visitors: number | null;
+    tier: string | null;
+    leader: string | null;
+    alerts: string | null;
+    alertCount: number | null;
+  }
+>(`
+  UPDATE tests SET probability_to_win = @probabilityToWin, lift = @lift, visitors = @visitors, tier = @tier,
+    leader = @leader, alerts = @alerts, alert_count = @alertCount
+  WHERE store_id = @storeId AND id = @testId`);
 
-const SELECT_TEST_RAW = `
+const SELECT_TEST_RAW = read<{ seq: number; rawJson: string }, TestKey>(`
   SELECT t.seq, raw.raw_json AS rawJson FROM tests t JOIN tests_raw raw ON raw.seq = t.seq
-  WHERE t.store_id = ? AND t.id = ?`;
-const SET_ALERTS = `UPDATE tests SET alerts = ?, alert_count = ? WHERE store_id = ? AND id = ?`;
+  WHERE t.store_id = @storeId AND t.id = @testId`);
+const SET_ALERTS = write<TestKey & { alerts: string; count: number }>(
+  `UPDATE tests SET alerts = @alerts, alert_count = @count WHERE store_id = @storeId AND id = @testId`,
+);
 
 /** The alerts as stored on the test row: a JSON array of codes (one per alert, repeats kept) and their count. */
 export type StoredAlerts = { alerts: string; count: number };
@@ -48,7 +78,7 @@ export function readTestRaw(
   storeId: string,
   testId: string,
 ): { seq: number; json: string } | null {
-  const row = statement<{ seq: number; rawJson: string }>(db, SELECT_TEST_RAW).get(storeId, testId);
+  const row = SELECT_TEST_RAW.get(db, { storeId, testId });
   return row ? { seq: row.seq, json: row.rawJson } : null;
 }
 
@@ -92,41 +122,28 @@ export type PreparedWrite = Omit<ResultsWrite, 'results'>;
 export function writeResultsRows(db: Db, write: PreparedWrite, ready: ResultsRows): void {
   const { storeId, testId } = write;
   const f = ready.figures;
-  statement(db, DELETE_RESULTS).run(storeId, testId);
-  statement(db, INSERT_RESULTS).run(
+  DELETE_RESULTS.run(db, { storeId, testId });
+  INSERT_RESULTS.run(db, {
     storeId,
     testId,
-    f.status,
-    f.totalVisitors,
-    f.controlSplit,
-    f.variantSplit,
-    f.winner,
-    f.lift,
-    f.changeRevenue,
-    f.controlProbabilityWin,
-    f.variantProbabilityWin,
-    f.tier,
-    f.leadingVariant,
-    f.probabilityToWin,
-    f.notYetStable,
-    f.tierReachedAt,
-    write.fetchedAt,
-    write.testUpdatedAt,
-    write.testStatus,
-    ready.reviewParts,
-  );
-  statement(db, INSERT_RESULTS_RAW).run(storeId, testId, ready.packed);
-  statement(db, COPY_RESULTS_TO_TEST).run(
-    f.variantProbabilityWin,
-    f.lift,
-    f.totalVisitors,
-    f.tier,
-    f.leadingVariant,
-    ready.alerts?.alerts ?? null,
-    ready.alerts?.count ?? null,
+    ...f,
+    fetchedAt: write.fetchedAt,
+    testUpdatedAt: write.testUpdatedAt,
+    testStatus: write.testStatus,
+    reviewParts: ready.reviewParts,
+  });
+  INSERT_RESULTS_RAW.run(db, { storeId, testId, packed: ready.packed });
+  COPY_RESULTS_TO_TEST.run(db, {
     storeId,
     testId,
-  );
+    probabilityToWin: f.variantProbabilityWin,
+    lift: f.lift,
+    visitors: f.totalVisitors,
+    tier: f.tier,
+    leader: f.leadingVariant,
+    alerts: ready.alerts?.alerts ?? null,
+    alertCount: ready.alerts?.count ?? null,
+  });
   if (ready.call) storeCall(db, ready.call.seq, ready.call.call, ready.call.key, ready.call.at);
   if (ready.facts) writeFacts(db, storeId, testId, ready.facts);
   writeRateFits(db, storeId, testId, ready.rateFits);
@@ -147,27 +164,27 @@ export type ResultsCandidate = {
 const CANDIDATE_COLUMNS = `t.id, t.status, t.updated_at AS updatedAt, r.fetched_at AS fetchedAt,
          r.test_updated_at AS fetchedForUpdatedAt, r.test_status AS fetchedForStatus`;
 
-const RESULTS_CANDIDATES = `
+const RESULTS_CANDIDATES = read<ResultsCandidate, { storeId: string }>(`
   SELECT ${CANDIDATE_COLUMNS}
   FROM tests t LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
-  WHERE t.store_id = ? AND t.removed = 0
-  ORDER BY t.updated_at DESC, t.id`;
+  WHERE t.store_id = @storeId AND t.removed = 0
+  ORDER BY t.updated_at DESC, t.id`);
 
 /** Every test of the store not marked removed, most recently updated first, with its cached results' basis. */
 export function resultsCandidates(db: Db, storeId: string): ResultsCandidate[] {
-  return statement<ResultsCandidate>(db, RESULTS_CANDIDATES).all(storeId);
+  return RESULTS_CANDIDATES.all(db, { storeId });
 }
 
 // CROSS JOIN keeps the listed ids outside: without statistics the planner walked the store's whole
 // tests_by_removed index (or the results' primary key) and json_each inside it, so each part of a listing
 // read every cached row of its store, and a listing of 200,000 tests slowed page after page.
-const RESULTS_CANDIDATES_OF = `
+const RESULTS_CANDIDATES_OF = read<ResultsCandidate, { ids: string; storeId: string }>(`
   SELECT ${CANDIDATE_COLUMNS}
-  FROM json_each(?) ids
-  CROSS JOIN tests t ON t.store_id = ? AND t.id = ids.value
+  FROM json_each(@ids) ids
+  CROSS JOIN tests t ON t.store_id = @storeId AND t.id = ids.value
   LEFT JOIN results r ON r.store_id = t.store_id AND r.test_id = t.id
   WHERE t.removed = 0
-  ORDER BY ids.key`;
+  ORDER BY ids.key`);
 
 /** resultsCandidates of the given tests only (those of a part of the listing just written), in their order. */
 export function resultsCandidatesOf(
@@ -176,10 +193,7 @@ export function resultsCandidatesOf(
   testIds: readonly string[],
 ): ResultsCandidate[] {
   if (testIds.length === 0) return [];
-  return statement<ResultsCandidate>(db, RESULTS_CANDIDATES_OF).all(
-    JSON.stringify(testIds),
-    storeId,
-  );
+  return RESULTS_CANDIDATES_OF.all(db, { ids: JSON.stringify(testIds), storeId });
 }
 
 /** The cached results' basis of a ResultsCandidate: what they were fetched for, and when. */
@@ -188,11 +202,14 @@ export type CachedResultsBasis = Pick<
   'fetchedAt' | 'fetchedForUpdatedAt' | 'fetchedForStatus'
 >;
 
-const CACHED_RESULTS_OF = `
+const CACHED_RESULTS_OF = read<
+  CachedResultsBasis & { id: string },
+  { ids: string; storeId: string }
+>(`
   SELECT ids.value AS id, r.fetched_at AS fetchedAt, r.test_updated_at AS fetchedForUpdatedAt,
          r.test_status AS fetchedForStatus
-  FROM json_each(?) ids
-  CROSS JOIN results r ON r.store_id = ? AND r.test_id = ids.value`;
+  FROM json_each(@ids) ids
+  CROSS JOIN results r ON r.store_id = @storeId AND r.test_id = ids.value`);
 
 /** The two look-ups a sync makes for each part of a listing, by name (their plans are tested). */
 export const LISTING_LOOKUPS = {
@@ -212,14 +229,11 @@ export function cachedResultsOf(
   const rows =
     testIds.length === 0
       ? []
-      : statement<CachedResultsBasis & { id: string }>(db, CACHED_RESULTS_OF).all(
-          JSON.stringify(testIds),
-          storeId,
-        );
+      : CACHED_RESULTS_OF.all(db, { ids: JSON.stringify(testIds), storeId });
   return new Map(rows.map(({ id, ...basis }) => [id, basis]));
 }
 
-const ROWS_WITHOUT_ALERTS = `
+const ROWS_WITHOUT_ALERTS = read<RowWithoutAlerts, { limit: number }>(`
   SELECT t.store_id AS storeId, t.id AS testId, traw.raw_json AS testJson, rraw.raw_packed AS resultsPacked,
          r.fetched_at AS fetchedAt
   FROM results r
@@ -227,7 +241,7 @@ const ROWS_WITHOUT_ALERTS = `
   JOIN tests_raw traw ON traw.seq = t.seq
   JOIN results_raw rraw ON rraw.store_id = r.store_id AND rraw.test_id = r.test_id
   WHERE t.alerts IS NULL
-  LIMIT ?`;
+  LIMIT @limit`);
 
 /** A cached result whose test has no alerts yet (cached before alerts were stored, migration 7). */
 export type RowWithoutAlerts = {
@@ -240,12 +254,12 @@ export type RowWithoutAlerts = {
 
 /** Up to `limit` cached results whose test has no alerts yet. */
 export function rowsWithoutAlerts(db: Db, limit: number): RowWithoutAlerts[] {
-  return statement<RowWithoutAlerts>(db, ROWS_WITHOUT_ALERTS).all(limit);
+  return ROWS_WITHOUT_ALERTS.all(db, { limit });
 }
 
 /** Writes a test's alerts. */
 export function writeAlerts(db: Db, storeId: string, testId: string, alerts: StoredAlerts): void {
-  statement(db, SET_ALERTS).run(alerts.alerts, alerts.count, storeId, testId);
+  SET_ALERTS.run(db, { storeId, testId, ...alerts });
 }
 
 /** A listed test with results: its status and its last day (its end, else when its results were fetched). */

@@ -44,24 +44,28 @@ export function ownObjects(db: Conn): SchemaObject[] {
 export function tableColumns(db: Conn, schema: string, table: string): ColumnShape[] {
   return db
     .prepare(
-      `SELECT name, upper(type) AS type, "notnull" AS "notnull", pk FROM pragma_table_xinfo(?, ?) ORDER BY cid`,
+      `SELECT name, upper(type) AS type, "notnull" AS "notnull", pk FROM pragma_table_xinfo(@table, @schema) ORDER BY cid`,
     )
-    .all(table, schema) as ColumnShape[];
+    .all({ table, schema }) as ColumnShape[];
 }
 
 /** Whether `name` is a table of the main schema (or of `schema`). */
 export function hasTable(db: Conn, name: string, schema = 'main'): boolean {
   return (
     db
-      .prepare(`SELECT 1 FROM ${quoted(schema)}.sqlite_master WHERE type = 'table' AND name = ?`)
-      .get(name) !== undefined
+      .prepare(
+        `SELECT 1 FROM ${quoted(schema)}.sqlite_master WHERE type = 'table' AND name = @name`,
+      )
+      .get({ name }) !== undefined
   );
 }
 
 /** Whether the main schema's `table` has the column `column`. */
 export function hasColumn(db: Conn, table: string, column: string): boolean {
   return (
-    db.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = ?`).get(table, column) !== undefined
+    db
+      .prepare(`SELECT 1 FROM pragma_table_info(@table) WHERE name = @column`)
+      .get({ table, column }) !== undefined
   );
 }
 
@@ -228,14 +232,17 @@ CREATE TABLE ${table} (
   schema_version INTEGER NOT NULL,
   digest         TEXT NOT NULL
 ) STRICT;`);
-  db.prepare(`INSERT INTO ${table} VALUES (?, ?, ?, ?, ?, ?)`).run(
-    label.format,
-    label.formatVersion,
-    label.createdAt,
-    label.appVersion,
-    label.schemaVersion,
-    label.digest,
-  );
+  db.prepare(
+    `INSERT INTO ${table} (format, format_version, created_at, app_version, schema_version, digest)
+     VALUES (@format, @formatVersion, @createdAt, @appVersion, @schemaVersion, @digest)`,
+  ).run({
+    format: label.format,
+    formatVersion: label.formatVersion,
+    createdAt: label.createdAt,
+    appVersion: label.appVersion,
+    schemaVersion: label.schemaVersion,
+    digest: label.digest,
+  });
 }
 
 /** The label's row (a format 1 label has no digest: null), or undefined when the table has none. */

@@ -3,7 +3,7 @@
 // the calls made with them, is core/decisions' (settings.ts, basis.ts).
 import type { DecisionSettings, DecisionSettingsPatch } from '#shared/contract/decisions';
 import { schemaVersion } from '../cache/migrations';
-import { statement } from '../statements';
+import { read, write } from '../sql';
 import type { Db } from '../types';
 import { hasUserData } from './attached';
 import { readSettingRow, writeSettingRow } from './settings';
@@ -27,23 +27,31 @@ export function writeGlobalDecisionSettings(db: Db, settings: DecisionSettings, 
   writeSettingRow(db, DECISION_SETTINGS_KEY, settings, at);
 }
 
+const OVERRIDES = read<{ storeId: string; overrides: string }>(
+  `SELECT store_id AS storeId, overrides FROM user.decision_overrides`,
+);
+const OVERRIDES_OF = read<{ overrides: string }, { storeId: string }>(
+  `SELECT overrides FROM user.decision_overrides WHERE store_id = @storeId`,
+);
+const DROP_OVERRIDES = write<{ storeId: string }>(
+  `DELETE FROM user.decision_overrides WHERE store_id = @storeId`,
+);
+const PUT_OVERRIDES = write<{ storeId: string; overrides: string; at: string }>(
+  `INSERT INTO user.decision_overrides (store_id, overrides, updated_at) VALUES (@storeId, @overrides, @at)
+   ON CONFLICT (store_id) DO UPDATE SET overrides = excluded.overrides, updated_at = excluded.updated_at`,
+);
+
 /** The stored JSON of each store's overrides (only stores that have some). */
 export function storeOverrideTexts(db: Db): Map<string, string> {
   if (!hasDecisionData(db)) return new Map();
-  const rows = statement<{ storeId: string; overrides: string }>(
-    db,
-    `SELECT store_id AS storeId, overrides FROM user.decision_overrides`,
-  ).all();
+  const rows = OVERRIDES.all(db);
   return new Map(rows.map((row) => [row.storeId, row.overrides]));
 }
 
 /** The stored JSON of a store's overrides; null when it has none. */
 export function storeOverrideText(db: Db, storeId: string): string | null {
   if (!hasDecisionData(db)) return null;
-  const row = statement<{ overrides: string }>(
-    db,
-    `SELECT overrides FROM user.decision_overrides WHERE store_id = ?`,
-  ).get(storeId);
+  const row = OVERRIDES_OF.get(db, { storeId });
   return row?.overrides ?? null;
 }
 
@@ -55,14 +63,10 @@ export function writeStoreOverrides(
   at: string,
 ): void {
   if (Object.keys(overrides).length === 0) {
-    statement(db, `DELETE FROM user.decision_overrides WHERE store_id = ?`).run(storeId);
+    DROP_OVERRIDES.run(db, { storeId });
     return;
   }
-  statement(
-    db,
-    `INSERT INTO user.decision_overrides (store_id, overrides, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (store_id) DO UPDATE SET overrides = excluded.overrides, updated_at = excluded.updated_at`,
-  ).run(storeId, JSON.stringify(overrides), at);
+  PUT_OVERRIDES.run(db, { storeId, overrides: JSON.stringify(overrides), at });
 }
 
 // ---------- a test's own plan ----------
@@ -77,15 +81,29 @@ export type TestPlan = {
   previousDays: number | null;
 };
 
+type PlanKey = { storeId: string; testId: string };
+
+const PLAN = read<TestPlan, PlanKey>(
+  `SELECT planned_days AS plannedDays, set_at AS setAt, data_through AS dataThrough, previous_days AS previousDays
+   FROM user.test_plans WHERE store_id = @storeId AND test_id = @testId`,
+);
+const PLANS_OF = read<{ testId: string; plannedDays: number | null }, { storeId: string }>(
+  `SELECT test_id AS testId, planned_days AS plannedDays FROM user.test_plans
+   WHERE store_id = @storeId ORDER BY test_id`,
+);
+const DROP_PLAN = write<PlanKey>(
+  `DELETE FROM user.test_plans WHERE store_id = @storeId AND test_id = @testId`,
+);
+const PUT_PLAN = write<PlanKey & TestPlan>(
+  `INSERT INTO user.test_plans (store_id, test_id, planned_days, set_at, data_through, previous_days)
+   VALUES (@storeId, @testId, @plannedDays, @setAt, @dataThrough, @previousDays)
+   ON CONFLICT (store_id, test_id) DO UPDATE SET planned_days = excluded.planned_days,
+     set_at = excluded.set_at, data_through = excluded.data_through, previous_days = excluded.previous_days`,
+);
+
 export function readTestPlan(db: Db, storeId: string, testId: string): TestPlan | null {
   if (!hasDecisionData(db)) return null;
-  return (
-    statement<TestPlan>(
-      db,
-      `SELECT planned_days AS plannedDays, set_at AS setAt, data_through AS dataThrough, previous_days AS previousDays
-       FROM user.test_plans WHERE store_id = ? AND test_id = ?`,
-    ).get(storeId, testId) ?? null
-  );
+  return PLAN.get(db, { storeId, testId }) ?? null;
 }
 
 /** Each test's own planned length in a store (the tests with a plan row). */
@@ -94,10 +112,7 @@ export function testPlansOf(
   storeId: string,
 ): { testId: string; plannedDays: number | null }[] {
   if (!hasDecisionData(db)) return [];
-  return statement<{ testId: string; plannedDays: number | null }>(
-    db,
-    `SELECT test_id AS testId, planned_days AS plannedDays FROM user.test_plans WHERE store_id = ? ORDER BY test_id`,
-  ).all(storeId);
+  return PLANS_OF.all(db, { storeId });
 }
 
 /** Records a test's plan, or forgets it (null). */
@@ -107,20 +122,8 @@ export function writeTestPlan(
   testId: string,
   plan: TestPlan | null,
 ): void {
-  if (plan === null) {
-    statement(db, `DELETE FROM user.test_plans WHERE store_id = ? AND test_id = ?`).run(
-      storeId,
-      testId,
-    );
-    return;
-  }
-  statement(
-    db,
-    `INSERT INTO user.test_plans (store_id, test_id, planned_days, set_at, data_through, previous_days)
-     VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (store_id, test_id) DO UPDATE SET planned_days = excluded.planned_days,
-       set_at = excluded.set_at, data_through = excluded.data_through, previous_days = excluded.previous_days`,
-  ).run(storeId, testId, plan.plannedDays, plan.setAt, plan.dataThrough, plan.previousDays);
+  if (plan === null) DROP_PLAN.run(db, { storeId, testId });
+  else PUT_PLAN.run(db, { storeId, testId, ...plan });
 }
 
 /**
@@ -154,6 +157,24 @@ export type HistoryRow = {
   before: string;
 };
 
+const HISTORY = read<HistoryRow, { storeId: string }>(
+  `SELECT id, store_id AS storeId, effective_from AS effectiveFrom, before FROM user.decision_history
+   WHERE store_id IS NULL OR store_id = @storeId ORDER BY id`,
+);
+const HISTORY_VERSION = read<{ g: number | null; s: number | null }, { storeId: string }>(
+  `SELECT (SELECT max(id) FROM user.decision_history WHERE store_id IS NULL) AS g,
+          (SELECT max(id) FROM user.decision_history WHERE store_id = @storeId) AS s`,
+);
+const ADD_HISTORY = write<{
+  storeId: string | null;
+  effectiveFrom: string;
+  before: string;
+  at: string;
+}>(
+  `INSERT INTO user.decision_history (store_id, effective_from, before, changed_at)
+   VALUES (@storeId, @effectiveFrom, @before, @at)`,
+);
+
 /** Whether the user's file has the settings history (user-data migration 11). */
 function hasHistory(db: Db): boolean {
   return hasUserData(db) && schemaVersion(db, 'user') >= 11;
@@ -162,21 +183,13 @@ function hasHistory(db: Db): boolean {
 /** The history rows of the global settings and of one store's, oldest first. */
 export function historyRows(db: Db, storeId: string): HistoryRow[] {
   if (!hasHistory(db)) return [];
-  return statement<HistoryRow>(
-    db,
-    `SELECT id, store_id AS storeId, effective_from AS effectiveFrom, before FROM user.decision_history
-     WHERE store_id IS NULL OR store_id = ? ORDER BY id`,
-  ).all(storeId);
+  return HISTORY.all(db, { storeId });
 }
 
 /** The newest history row of the global settings and of the store: a basis made before either is stale. */
 export function historyVersion(db: Db, storeId: string): string {
   if (!hasHistory(db)) return '';
-  const row = statement<{ g: number | null; s: number | null }>(
-    db,
-    `SELECT (SELECT max(id) FROM user.decision_history WHERE store_id IS NULL) AS g,
-            (SELECT max(id) FROM user.decision_history WHERE store_id = ?) AS s`,
-  ).get(storeId);
+  const row = HISTORY_VERSION.get(db, { storeId });
   return `${row?.g ?? '-'}:${row?.s ?? '-'}`;
 }
 
@@ -188,8 +201,5 @@ export function recordSettingsChange(
   at: string,
 ): void {
   if (!hasHistory(db)) return;
-  statement(
-    db,
-    `INSERT INTO user.decision_history (store_id, effective_from, before, changed_at) VALUES (?, ?, ?, ?)`,
-  ).run(storeId, at.slice(0, 10), before, at);
+  ADD_HISTORY.run(db, { storeId, effectiveFrom: at.slice(0, 10), before, at });
 }
