@@ -134,7 +134,7 @@ export function createTeamLayer(deps: TeamLayerDeps): TeamLayer {
       const touched = touchedBy(transaction.doc, transaction);
       if (touched.tests.size === 0 && !touched.store) return;
       mirrorTexts(db, storeId, transaction.doc, touched.texts, now());
-      if (touched.tests.size > 0) mirrorOwners(db, storeId, transaction.doc, touched.tests);
+      if (touched.owners.size > 0) mirrorOwners(db, storeId, transaction.doc, touched.owners);
       if (touched.store) mirrorAnnotations(db, storeId, transaction.doc);
       decisions.mirror(storeId, transaction.doc, touched);
       deps.onChanged?.(storeId, touched.store ? null : [...touched.tests]);

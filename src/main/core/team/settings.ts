@@ -112,7 +112,7 @@ export function createTeamDecisions(deps: {
     mirror(storeId, doc, touched) {
       if (!writable()) return;
       if (touched.store) mirrorSettings(storeId, doc);
-      for (const testId of touched.tests) mirrorPlan(storeId, doc, testId);
+      for (const testId of touched.plans) mirrorPlan(storeId, doc, testId);
     },
 
     seed(teamStoreId) {

@@ -1,6 +1,6 @@
 // What a change to a shared store's document touched (for the window's change events), and the copy of its notes and takeaways kept in the user file, so every reader of notes (search, reports, programme) sees the team's.
 import type * as Y from 'yjs';
-import { parseRootName, splitTestKey, TESTS_ROOT } from '#shared/team/layout';
+import { parseRootName, splitKey, splitTestKey, TESTS_ROOT } from '#shared/team/layout';
 import { rootNameOf } from '#shared/team/check';
 import type { TeamOwner } from '#shared/contract/index';
 import { teamTestIds } from '#shared/team/records';
@@ -18,13 +18,23 @@ export interface Touched {
   tests: Set<string>;
   /** Tests whose note or takeaway text changed (the ones the user file's copy follows). */
   texts: Set<string>;
+  /** Tests whose owner changed (the "Mine" copy follows them). */
+  owners: Set<string>;
+  /** Tests whose planned length changed (the decisions' mirror follows them). */
+  plans: Set<string>;
   /** A store-wide record changed (reviews, settings, annotations). */
   store: boolean;
 }
 
 /** Which tests a transaction on a team document changed, read from the root types it changed. */
 export function touchedBy(doc: Y.Doc, transaction: Y.Transaction): Touched {
-  const touched: Touched = { tests: new Set(), texts: new Set(), store: false };
+  const touched: Touched = {
+    tests: new Set(),
+    texts: new Set(),
+    owners: new Set(),
+    plans: new Set(),
+    store: false,
+  };
   for (const [type, keys] of transaction.changed) {
     // Only root types: the layout nests none (records are plain JSON values).
     if (type._item !== null) continue;
@@ -33,7 +43,12 @@ export function touchedBy(doc: Y.Doc, transaction: Y.Transaction): Touched {
     if (name === TESTS_ROOT) {
       for (const key of keys) {
         const split = key === null ? null : splitTestKey(key);
-        if (split) touched.tests.add(split.testId);
+        if (!split) continue;
+        touched.tests.add(split.testId);
+        // A keystroke in a note stamps `noteBy` too: only an owner's or a plan's key asks for those copies.
+        const { kind } = splitKey(split.rest);
+        if (kind === 'owner') touched.owners.add(split.testId);
+        else if (kind === 'plan') touched.plans.add(split.testId);
       }
       continue;
     }
